@@ -1,0 +1,48 @@
+"""Tests for fleetcalc.accelerator (Ch. 28 §28.2, Eq. 28.1)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fleetcalc import accelerator as A
+from fleetcalc.units import Q_
+from fleetcalc.validate import InputError
+
+
+def test_exercise_28_1():
+    # Exercise 28.1: registers 4, shared memory 2, threads 8, arch 16 -> 2 (shared memory)
+    r = A.resident_blocks(65536, 64, 256, Q_(64, "KiB"), Q_(24, "KiB"), 2048, 16)
+    assert r.bound == 2 and r.binding == ("shared_memory",)
+    assert r.limits == {"n_arch": 16, "registers": 4, "shared_memory": 2, "threads": 8}
+    # 16 KiB per block: shared memory allows 4, tied with registers
+    r = A.resident_blocks(65536, 64, 256, Q_(64, "KiB"), Q_(16, "KiB"), 2048, 16)
+    assert r.bound == 4 and set(r.binding) == {"registers", "shared_memory"}
+
+
+def test_h_zero_drops_term():
+    r = A.resident_blocks(65536, 64, 256, Q_(64, "KiB"), Q_(0, "KiB"), 2048, 16)
+    assert "shared_memory" not in r.limits and r.bound == 4
+
+
+def test_occupancy_and_padding():
+    # 2 blocks x 8 warps / 64 warps = 0.25
+    assert A.occupancy(2, 256, 2048).magnitude == pytest.approx(0.25)
+    assert A.warps_per_block(100) == 4
+    assert A.pad_to(1000, 128) == 1024
+    # 2 x 1000 x 4096 x 1000 useful vs 2 x 1024 x 4096 x 1024 done
+    assert A.padded_matmul_flops(1000, 4096, 1000, 128, 64, 128).magnitude == 2 * 1024 * 4096 * 1024
+    assert A.padding_efficiency(1000, 4096, 1000, 128, 64, 128).magnitude == pytest.approx(1e6 / 1024**2)
+    with pytest.raises(InputError):
+        A.occupancy(9, 256, 2048)
+    with pytest.raises(InputError):
+        A.resident_blocks(65536, 64, 4096, Q_(64, "KiB"), Q_(16, "KiB"), 2048, 16)
+
+
+@settings(max_examples=80, deadline=None)
+@given(r=st.integers(1, 255), t=st.sampled_from([32, 64, 128, 256, 512, 1024]),
+       h=st.integers(0, 64 * 1024))
+def test_bound_is_min_and_fits(r, t, h):
+    res = A.resident_blocks(65536, r, t, Q_(64, "KiB"), Q_(h, "byte"), 2048, 16)
+    assert res.bound == min(res.limits.values())
+    n = res.bound
+    assert n * r * t <= 65536 and n * t <= 2048 and n <= 16 and n * h <= 64 * 1024
+    assert 0 <= A.occupancy(n, t, 2048).magnitude <= 1

@@ -1,0 +1,50 @@
+"""Tests for fleetcalc.pipeline (Ch. 28 §28.4, Eq. 28.8-28.9)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fleetcalc import pipeline as P
+from fleetcalc.units import Q_
+from fleetcalc.validate import InputError
+
+EX = Q_([10, 20, 8, 16], "ms")   # Exercise 28.5: read, prepare, copy, compute
+
+
+def test_exercise_28_5():
+    assert P.serial_time(EX).to("ms").magnitude == pytest.approx(54)
+    assert P.pipeline_interval(EX).to("ms").magnitude == pytest.approx(20)
+    assert P.first_batch_time(EX).to("ms").magnitude == pytest.approx(54)
+    assert P.bottleneck_stage(EX) == 1
+    merged = P.merge_stages(EX, [(0, 1)])
+    assert merged.to("ms").magnitude.tolist() == pytest.approx([30, 8, 16])
+    assert P.pipeline_interval(merged).to("ms").magnitude == pytest.approx(30)
+
+
+def test_totals_and_buffer():
+    # 100 batches: 54 + 99 x 20 = 2034 ms vs 5400 ms serial
+    assert P.pipelined_total_time(EX, 100).to("ms").magnitude == pytest.approx(2034)
+    assert P.serial_total_time(EX, 100).to("ms").magnitude == pytest.approx(5400)
+    # r_b = 1/20 ms = 50 batch/s; a 0.2 s stall needs ~10 batches
+    r = P.consumption_rate(Q_(20, "ms"))
+    assert r.magnitude == pytest.approx(50)
+    assert P.buffer_depth(r, Q_(0.2, "s")).magnitude == pytest.approx(10)
+
+
+def test_list_input_and_validation():
+    stages = [Q_(10, "ms"), Q_(0.02, "s"), Q_(8000, "us"), Q_(16, "ms")]
+    assert P.serial_time(stages).to("ms").magnitude == pytest.approx(54)
+    with pytest.raises(InputError):
+        P.serial_time([])
+    with pytest.raises(InputError):
+        P.merge_stages(EX, [(0, 1), (1, 2)])
+    with pytest.raises(InputError):
+        P.serial_time([Q_(-1, "ms")])
+
+
+@settings(max_examples=80, deadline=None)
+@given(ts=st.lists(st.floats(0, 1000), min_size=1, max_size=8))
+def test_interval_is_slowest_stage(ts):
+    q = Q_(ts, "ms")
+    assert P.pipeline_interval(q).to("ms").magnitude == pytest.approx(max(ts))
+    assert P.serial_time(q).to("ms").magnitude == pytest.approx(sum(ts))
+    assert P.pipeline_interval(q).magnitude <= P.serial_time(q).magnitude + 1e-12

@@ -1,0 +1,79 @@
+"""Tests for fleetcalc.reliability (Ch. 28 §28.9, Eq. 28.23-28.25)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from fleetcalc.reliability import (
+    failure_probability, failure_rate, job_failure_rate, min_waste_fraction, mtbf_of_n,
+    waste_fraction, waste_terms, young_daly_interval,
+)
+from fleetcalc.units import Q_
+from fleetcalc.validate import InputError, UnitMismatch
+
+C, M = Q_(60, "s"), Q_(24, "hour")
+
+
+def test_young_daly_eq_28_25():
+    # Ch. 28 Eq. 28.25: sqrt(2 x 60 x 86400) ~= 3220 s, ~53.7 min
+    tau = young_daly_interval(C, M)
+    assert round(tau.to("s").magnitude) == 3220
+    assert round(tau.to("min").magnitude, 1) == 53.7
+    terms = waste_terms(tau, C, M, Q_(0, "s"))
+    # "保存损失与丢失计算两项分别约为1.86%"
+    assert round(terms["save"].to("percent").magnitude, 2) == 1.86
+    assert round(terms["lost"].to("percent").magnitude, 2) == 1.86
+    assert terms["save"].magnitude == pytest.approx(terms["lost"].magnitude)
+
+
+def test_waste_fraction_by_hand():
+    # Eq. 28.23 at tau=3600, C=60, M=86400, R_f=600: 60/3600 + 3600/172800 + 600/86400
+    w = waste_fraction(Q_(3600, "s"), C, M, Q_(600, "s")).magnitude
+    assert w == pytest.approx(60 / 3600 + 3600 / 172800 + 600 / 86400)
+    assert min_waste_fraction(C, M, Q_(600, "s")).magnitude == pytest.approx(
+        waste_fraction(young_daly_interval(C, M), C, M, Q_(600, "s")).magnitude)
+
+
+def test_mtbf_and_probability():
+    # §28.9: p independent nodes with rate lambda -> job rate p lambda, MTBF 1/(p lambda)
+    assert mtbf_of_n(Q_(1000, "hour"), 64).to("hour").magnitude == pytest.approx(15.625)
+    lam = failure_rate(Q_(1000, "hour"))
+    assert (1 / job_failure_rate(lam, 64)).to("hour").magnitude == pytest.approx(15.625)
+    # exponential: P(fail within one MTBF) = 1 - e^-1
+    assert failure_probability(Q_(5, "hour"), Q_(5, "hour")).magnitude == pytest.approx(1 - np.exp(-1))
+    assert failure_probability(Q_(0, "s"), Q_(5, "hour")).magnitude == 0
+
+
+def test_exercise_28_11_quarter_mtbf_halves_tau():
+    # Exercise 28.11: M -> M/4 makes tau* = sqrt(2CM) half as long
+    assert (young_daly_interval(C, M / 4) / young_daly_interval(C, M)).to("").magnitude == pytest.approx(0.5)
+
+
+def test_validation():
+    with pytest.raises(InputError, match="tau"):
+        waste_fraction(Q_(0, "s"), C, M, Q_(0, "s"))
+    with pytest.raises(UnitMismatch):
+        young_daly_interval(60, M)
+    with pytest.raises(InputError, match="n must be >= 1"):
+        mtbf_of_n(M, 0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(c=st.floats(1, 3600), m=st.floats(3600, 1e7), f=st.floats(0.05, 20))
+def test_waste_minimised_at_tau_star(c, m, f):
+    tau = young_daly_interval(Q_(c, "s"), Q_(m, "s")).magnitude
+    w_star = waste_fraction(Q_(tau, "s"), Q_(c, "s"), Q_(m, "s"), Q_(0, "s")).magnitude
+    w = waste_fraction(Q_(tau * f, "s"), Q_(c, "s"), Q_(m, "s"), Q_(0, "s")).magnitude
+    assert w >= w_star * (1 - 1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(mtbf=st.floats(1, 1e9), n=st.integers(1, 100000))
+def test_mtbf_falls_as_one_over_n(mtbf, n):
+    assert mtbf_of_n(Q_(mtbf, "s"), n).magnitude * n == pytest.approx(mtbf)
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=st.floats(0, 1e9), mtbf=st.floats(1e-3, 1e9))
+def test_probability_in_unit_interval(d, mtbf):
+    p = failure_probability(Q_(d, "s"), Q_(mtbf, "s")).magnitude
+    assert 0 <= p <= 1
