@@ -1,0 +1,26 @@
+"""Tests for fleetcalc.measure (Ch. 28 §28.10): sanity of measured numbers, GPU path optional."""
+import math
+
+import pytest
+
+from fleetcalc import measure
+
+
+def test_triad_sane():
+    bw, t = measure.triad_bandwidth(n=200_000, repeats=2)
+    v = bw.to("GB/s").magnitude
+    assert math.isfinite(v) and 0 < v < 10_000      # below any memory system's ceiling
+    assert t.to("s").magnitude > 0
+
+
+def test_matmul_sane():
+    r = measure.matmul_sweep((32, 64), repeats=2)
+    for v in r.values():
+        assert 0 < v.to("GFLOP/s").magnitude < 1e6
+
+
+def test_gpu_path_skips_cleanly():
+    if not measure.gpu_available():
+        assert measure.gpu_matmul_rate() is None and measure.gpu_copy_bandwidth() is None
+        pytest.skip("no torch + CUDA here")
+    assert measure.gpu_matmul_rate(n=1024).magnitude > 0
