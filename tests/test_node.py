@@ -1,0 +1,99 @@
+"""Tests for fleetcalc.node (Vol. 2 Ch. 2 §§ Node ... Data loading, seed 001 lines 1919-2220)."""
+import numpy as np
+import pytest
+
+from fleetcalc import node as N
+from fleetcalc.catalog import hw
+from fleetcalc.units import Q_
+from fleetcalc.validate import InputError
+
+
+def test_bandwidth_staircase_10GB():
+    # line 1978-1980: 10 GB / 3,350 GB/s = 3.0 ms; / 450 GB/s = 22.2 ms; / 50 GB/s = 200 ms
+    t = N.staircase_times(Q_(10, "GB"), [hw("bw_hierarchy.package_fig212"),
+                                          N.one_way(hw("nvlink4.gpu_bandwidth")),
+                                          hw("infiniband_ndr.per_gpu")]).to("ms").magnitude
+    assert np.round(t, 1).tolist() == [3.0, 22.2, 200.0]
+    # line 2188-2190: 1 GB -> 2.2 ms and 20 ms
+    assert round(N.transfer_time(Q_(1, "GB"), Q_(450, "GB/s")).to("ms").magnitude, 1) == 2.2
+    assert N.transfer_time(Q_(1, "GB"), Q_(50, "GB/s")).to("ms").magnitude == pytest.approx(20)
+
+
+def test_pcie_gen5():
+    # line 2008: 32 GT/s x 16 lanes / 8 = 64 GB/s per direction (raw)
+    assert N.pcie_link_bandwidth(Q_(32, "Gbit/s"), 16).to("GB/s").magnitude == pytest.approx(64)
+    # hand: 128b/130b -> 63.015 GB/s; minus 20 % protocol (line 1988) -> 51.2 GB/s raw-based
+    assert N.pcie_generation_bandwidth(5, Q_(32, "Gbit/s")).to("GB/s").magnitude == pytest.approx(64 * 128 / 130)
+    assert N.pcie_link_bandwidth(Q_(32, "Gbit/s"), 16, protocol_overhead=0.2).magnitude == pytest.approx(51.2)
+    # Gen6 FLIT: 64 GT/s x 16 x 242/256 / 8 = 121 GB/s (hand)
+    assert N.pcie_generation_bandwidth(6, Q_(64, "Gbit/s")).to("GB/s").magnitude == pytest.approx(121)
+    with pytest.raises(InputError, match="gen"):
+        N.pcie_encoding(7)
+
+
+def test_pcie_lanes_and_aggregate():
+    # line 2010: 2 x 128 lanes, 8 GPUs + 8 HCAs at x16 -> 0 left; 16 links x 128 GB/s = 2.048 TB/s
+    assert N.pcie_lanes_left(256, 16, 16).magnitude == 0
+    assert N.aggregate_bandwidth(16, Q_(128, "GB/s")).to("TB/s").magnitude == pytest.approx(2.048)
+    # Figure 2.11: 900 GB/s over 18 links = 50 GB/s; 18 x 112 = 2016 GB/s
+    assert N.per_link_bandwidth(Q_(900, "GB/s"), 18).magnitude == pytest.approx(50)
+    assert N.aggregate_bandwidth(18, Q_(112, "GB/s")).magnitude == pytest.approx(2016)
+
+
+def test_topology_counts():
+    # line 2020-2022: ring N links, mesh N(N-1)/2 = 28, opposite side 4 hops
+    assert N.ring_links(8).magnitude == 8
+    assert N.full_mesh_links(8).magnitude == 28
+    assert N.ring_max_hops(8).magnitude == 4
+    assert N.full_mesh_links(np.array([2, 4, 16])).magnitude.tolist() == [1, 6, 120]
+
+
+def test_tp_allreduce_story():
+    # line 2036: 4 x 2048 x 12288 x 2 B = 201 MB; / 900 GB/s = 0.2 ms; x 192 = 42.9 ms
+    m = N.hidden_tensor_bytes(4, 2048, 12288, Q_(2, "byte"))
+    assert round(m.to("MB").magnitude) == 201
+    t_nv = N.transfer_time(m, Q_(900, "GB/s"))
+    assert round(N.per_step_comm_time(t_nv, 96).to("ms").magnitude, 1) == 42.9
+    # line 2046: PCIe 64 GB/s -> 3.1 ms, 604 ms, 75.1 % stall; NVLink -> 82.3 % busy
+    t_pc = N.transfer_time(m, Q_(64, "GB/s"))
+    assert round(t_pc.to("ms").magnitude, 1) == 3.1
+    step = N.per_step_comm_time(t_pc, 96)
+    assert round(step.to("ms").magnitude) == 604
+    assert round(100 * N.stall_fraction(step, Q_(200, "ms")).magnitude, 1) == 75.1
+    busy = 1 - N.stall_fraction(N.per_step_comm_time(t_nv, 96), Q_(200, "ms")).magnitude
+    assert round(100 * busy, 1) == 82.3
+
+
+def test_node_reliability():
+    # line 2098: 128 nodes x 336 h / 1,000 h = 43.0; per day 3.1; GPUs 1024 x 336 / 50,000 = 6.9
+    f = N.expected_failures(Q_(336, "hour"), hw("node_mtbf.node"), 128)
+    assert f.magnitude == pytest.approx(43.008)
+    assert round(f.magnitude / 14, 1) == 3.1
+    assert round(N.expected_failures(Q_(336, "hour"), hw("node_mtbf.gpu"), 1024).magnitude, 1) == 6.9
+    # 43 x 10 min / 336 h = 2.1 %; x 30 min = 6.4 %
+    assert round(100 * N.restart_overhead(f, Q_(10, "min"), Q_(336, "hour")).magnitude, 1) == 2.1
+    assert round(100 * N.restart_overhead(f, Q_(30, "min"), Q_(336, "hour")).magnitude, 1) == 6.4
+    # hand: 8 GPUs of 50,000 h -> 6,250 h; rest of a 1,000 h node -> 1/(1/1000 - 8/50000) = 1190.48 h
+    assert N.node_mtbf([8], [Q_(50000, "hour")]).to("hour").magnitude == pytest.approx(6250)
+    assert N.rest_of_node_mtbf(Q_(1000, "hour"), Q_(50000, "hour"), 8).magnitude == pytest.approx(1190.476, rel=1e-6)
+    both = N.node_mtbf([8, 1], [Q_(50000, "hour"), Q_(1190.476190476, "hour")])
+    assert both.to("hour").magnitude == pytest.approx(1000)
+    # P(any of 128 nodes fails in 336 h) = 1 - e^-43 ~ 1
+    assert N.failure_probability_of_fleet(Q_(336, "hour"), Q_(1000, "hour"), 128).magnitude > 0.999999
+    with pytest.raises(InputError, match="node_mtbf_total"):
+        N.rest_of_node_mtbf(Q_(7000, "hour"), Q_(50000, "hour"), 8)
+
+
+def test_prefetch_and_misc():
+    # line 2214: ceil(1.5/2 + 3 x 0.5/2) = ceil(1.5) = 2
+    assert N.prefetch_depth(Q_(1.5, "s"), Q_(0.5, "s"), Q_(2.0, "s")).magnitude == 2
+    # exact integer stays: (2 + 0)/1 = 2
+    assert N.prefetch_depth(Q_(2, "s"), Q_(0, "s"), Q_(1, "s")).magnitude == 2
+    # line 2012: up to 50 % -> 32 GB/s of 64
+    assert N.effective_bandwidth_numa(Q_(64, "GB/s"), 0.5).magnitude == pytest.approx(32)
+    # line 2434: 20 s + 2 s / 2 = 21 s
+    assert N.step_time_after_network_upgrade(Q_(20, "s"), Q_(2, "s"), 2).magnitude == pytest.approx(21)
+    with pytest.raises(InputError, match="T_compute"):
+        N.prefetch_depth(Q_(1, "s"), Q_(0, "s"), Q_(0, "s"))
+    with pytest.raises(InputError, match="counts"):
+        N.node_failure_rate([1, 2], [Q_(1, "hour")])
