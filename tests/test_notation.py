@@ -1,0 +1,106 @@
+"""Tests for fleetcalc.notation: the Vol. 2 symbol table as data (seed 001, lines 228-1216)."""
+import inspect
+from pathlib import Path
+
+import pint
+import pytest
+
+from fleetcalc import collectives, notation as nt, reliability, roofline, scaling
+from fleetcalc.units import ureg
+
+SEED = Path("/work/shared/seeds") / nt.SOURCE
+
+
+@pytest.fixture(scope="module")
+def lines():
+    if not SEED.exists():
+        pytest.skip("seed text not available on this machine")
+    return SEED.read_text(encoding="utf-8").splitlines()
+
+
+def test_every_source_line_shows_the_symbol(lines):
+    # the line number of each entry is where the book writes it: the needle is on that line
+    for s in nt.SYMBOLS:
+        assert s.written in lines[s.source_line - 1], (s.symbol, s.source_line)
+
+
+def test_iron_law_line_holds_all_six_symbols(lines):
+    eq = lines[257 - 1]
+    for needle in ("D_{\\text{vol}}", "\\text{BW}", "O", "R_{\\text{peak}}", "\\eta_{\\text{hw}}", "L_{\\text{lat}}"):
+        assert needle in eq
+
+
+def test_units_are_pint_units_or_kinds():
+    for s in nt.SYMBOLS + nt.LIB_ONLY:
+        if s.unit in nt.KINDS or s.unit == "":
+            continue
+        try:
+            ureg.parse_expression(s.unit)
+        except (pint.errors.UndefinedUnitError, pint.errors.DefinitionSyntaxError) as exc:  # pragma: no cover
+            pytest.fail(f"{s.symbol}: unit {s.unit!r} does not parse ({exc})")
+
+
+def test_fields_complete_and_groups_known():
+    for s in nt.SYMBOLS:
+        assert s.symbol and s.latex and s.meaning, s
+        assert s.group in nt.GROUPS, s
+        assert 1 <= s.source_line <= 1216, s
+    for s in nt.LIB_ONLY:
+        assert s.source_line == 0 and s.lib_name or s.symbol == "S(N)"
+
+
+def test_book_notation_table_is_covered():
+    # the rows of the notation tables (lines 261-614) that name a symbol in column one
+    have = {s.symbol.split(" (")[0] for s in nt.SYMBOLS}
+    for sym in ["T", "D_vol", "BW", "O", "η_hw", "L_lat", "B", "P", "D", "S", "d_head", "N_L", "N_heads",
+                "H_KV", "ℓ", "ℒ", "η", "θ", "N", "MFU", "r_comp", "p(x)", "Pr(E)", "ρ", "T(n)", "α", "β",
+                "n", "n*", "g", "G", "T_1", "T_N", "V", "M", "M[KV]", "E_total", "P[t]", "P[0]", "τ", "λ",
+                "CI", "f_compute", "ρ_energy", "η_scaling", "τ_opt", "T_write", "MTBF_system", "R_system(t)"]:
+        assert sym in have, sym
+
+
+def test_lib_names_are_real_parameters():
+    # every lib_name is a parameter of some public calculator (so the notation page can link them)
+    params = set()
+    for mod in (scaling, collectives, reliability, roofline):
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if callable(obj):
+                params |= set(inspect.signature(obj).parameters)
+    for s in nt.SYMBOLS + nt.LIB_ONLY:
+        for name in filter(None, s.lib_name.split("|")):
+            assert name in params, (s.symbol, name)
+
+
+def test_stated_clashes_include_the_quick_reference():
+    # line 432-444: B, P, D, L, eta are the book's quick-reference clashes
+    stated = {c.symbol for c in nt.clashes(stated=True)}
+    assert {"B", "P", "D", "L", "η"} <= stated
+    unstated = {c.symbol for c in nt.clashes(stated=False)}
+    assert {"BW / β", "τ", "p", "m", "M", "R"} <= unstated
+    for c in nt.CLASHES:
+        assert len(c.meanings) >= 2 and all(1 <= ln <= 1216 for ln in c.source_lines)
+
+
+def test_precisions_bytes():
+    got = {p.name: p.bytes for p in nt.PRECISIONS}
+    # lines 418-426: FP64 8 bytes, FP32 4, FP16 2, BF16 2, FP8 1, INT8 1; FP4 and INT4 are 4 bits
+    assert got == {"FP64": 8, "FP32": 4, "TF32": 4, "FP16": 2, "BF16": 2, "FP8": 1, "FP4": 0.5,
+                   "INT8": 1, "INT4": 0.5}
+    # FP32 -> INT8 is the "one quarter" of line 290
+    assert got["INT8"] / got["FP32"] == 0.25
+
+
+def test_lookup_and_rows():
+    assert {s.meaning for s in nt.lookup("λ")} >= {"sensitivity of a model to distribution shift"}
+    assert len(nt.lookup("λ")) == 2
+    assert sum(len(v) for v in nt.by_group().values()) == len(nt.SYMBOLS)
+    rows = nt.table_rows("iron")
+    assert rows[0]["symbol"] == "T" and all("latex" in r for r in rows)
+
+
+def test_book_KB_is_not_a_pint_unit():
+    # line 411 writes KB = 10^3 bytes; pint knows only kB (a reason notebooks write kB)
+    with pytest.raises(pint.errors.UndefinedUnitError):
+        ureg.parse_expression("KB")
+    assert ureg.parse_expression("kB").to("byte").magnitude == 1000
