@@ -18,7 +18,7 @@ from .validate import InputError, count, magnitude, out
 __all__ = [
     "alpha_beta_time", "latency_bandwidth_threshold", "ring_round_bytes", "ring_allreduce_terms",
     "ring_allreduce_time", "tree_allreduce_time", "ring_tree_crossover", "step_time_with_overlap",
-    "exposed_communication",
+    "exposed_communication", "alltoall_cut_time", "port_bandwidth_sum",
 ]
 
 
@@ -126,3 +126,21 @@ def exposed_communication(t_n, t_o):
     if np.any(o > n * (1 + 1e-12)):
         raise InputError(f"t_o must be <= t_n = {np.max(n):.6g} s; got {t_o}")
     return out(n - o, "s")
+
+
+def alltoall_cut_time(hosts_a, hosts_b, bytes_per_pair, beta_cut):
+    """Least time for an all-to-all between two groups joined by a cut of ``beta_cut`` per
+    direction: each direction carries hosts_a x hosts_b x q bytes, so t >= a b q / beta_cut
+    (Ch. 28 §28.5, bisection bandwidth; Exercise 28.7). Port bandwidth inside a group does not help."""
+    a = count("hosts_a", hosts_a)
+    b = count("hosts_b", hosts_b)
+    q = magnitude("bytes_per_pair", bytes_per_pair, "byte", ge=0)
+    c = magnitude("beta_cut", beta_cut, "byte/s", gt=0)
+    return out(a * b * q / c, "s")
+
+
+def port_bandwidth_sum(hosts, port_bandwidth):
+    """Sum of host port rates, hosts x port: the number that does NOT bound cross-cut traffic (§28.5)."""
+    n = count("hosts", hosts)
+    b = magnitude("port_bandwidth", port_bandwidth, "byte/s", gt=0)
+    return out(n * b, "byte/s")
