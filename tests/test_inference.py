@@ -1,0 +1,72 @@
+"""fleetcalc.inference: decode bandwidth floor and batch effects (Vol. 2 Ch. 2 lines 1510-1651)."""
+import numpy as np
+import pytest
+
+from fleetcalc import inference
+from fleetcalc.units import Q_
+from fleetcalc.validate import InputError
+
+H100_R, H100_BW = Q_(989, "TFLOP/s"), Q_(3.35, "TB/s")
+
+
+def test_weight_bytes():
+    assert inference.weight_bytes(175e9, Q_(2, "byte")).magnitude == pytest.approx(350)
+    assert inference.weight_bytes(175e9, Q_(4, "bit")).magnitude == pytest.approx(87.5)   # line 1512
+
+
+def test_floors_line_1516():
+    # 141.2 GB / 2.04, 3.35, 8 TB/s = 69.2, 42.1, 17.65 ms
+    q = Q_(141.2, "GB")
+    assert inference.token_latency_floor(q, Q_(2.04, "TB/s")).magnitude == pytest.approx(69.216, abs=1e-3)
+    assert inference.token_latency_floor(q, H100_BW).magnitude == pytest.approx(42.149, abs=1e-3)
+    assert inference.token_latency_floor(q, Q_(8, "TB/s")).magnitude == pytest.approx(17.65)
+    # line 1520: 2,000 GB at 8 TB/s = 250 ms; on 4 devices the floor is a quarter
+    assert inference.token_latency_floor(Q_(2000, "GB"), Q_(8, "TB/s"), devices=4).magnitude == pytest.approx(62.5)
+
+
+def test_decode_step_70b_line_1532():
+    d = inference.decode_step(70e9, Q_(2, "byte"), 1, H100_R, H100_BW)
+    assert d["t_compute"].magnitude == pytest.approx(0.14156, abs=1e-5)
+    assert d["bound"] == "memory-bound"
+    assert d["I"].magnitude == pytest.approx(1.0)
+    assert d["memory_boundness"].magnitude == pytest.approx(1 - 0.14156 / 41.791, abs=1e-5)
+
+
+def test_batch_raises_intensity_and_flips_bound():
+    d = inference.decode_step(175e9, Q_(2, "byte"), 2048, H100_R, H100_BW)
+    assert d["I"].magnitude == pytest.approx(2048)           # line 1647
+    assert d["bound"] == "compute-bound"
+    assert d["utilisation"].magnitude == pytest.approx(1.0)
+
+
+def test_kv_cache_adds_bytes():
+    kv = inference.kv_bytes_per_token(80, 8, 128, Q_(2, "byte"))   # hand: 2*80*8*128*2 = 327,680 B
+    assert kv.to("byte").magnitude == pytest.approx(327680)
+    q = inference.decode_step_bytes(Q_(140, "GB"), B=4, ctx=1000, kv_per_token=kv)
+    assert q.to("GB").magnitude == pytest.approx(140 + 4 * 1000 * 327680 / 1e9)
+
+
+def test_utilisation_and_batch_for_it():
+    # line 1643: 1 FLOP/byte x 3.35 TB/s / 989 TFLOP/s = 0.339 %
+    assert inference.utilisation(Q_(1, "FLOP/byte"), H100_R, H100_BW).magnitude == pytest.approx(0.003387, abs=1e-6)
+    # hand: 50 % of the ridge 295.2 at 2 byte/weight needs B >= 147.6 -> 148
+    assert inference.batch_for_utilisation(0.5, H100_R, H100_BW, Q_(2, "byte")) == 148
+
+
+def test_devices_to_hold_lines_1424_1826():
+    assert inference.devices_to_hold(Q_(350, "GB"), Q_(80, "GB")) == 5
+    assert inference.devices_to_hold(Q_(175, "GB"), Q_(80, "GB")) == 3
+    assert inference.devices_to_hold(Q_(87.5, "GB"), Q_(80, "GB")) == 2
+    assert inference.devices_to_hold(Q_(10, "TB"), Q_(640, "GB")) == 16
+    assert inference.devices_to_hold(Q_(160, "GB"), Q_(80, "GB")) == 2
+    arr = inference.devices_to_hold(Q_(np.array([10, 90]), "GB"), Q_(80, "GB"))
+    assert list(arr) == [1, 2]
+
+
+def test_validation():
+    with pytest.raises(InputError, match="beta_mem"):
+        inference.token_latency_floor(Q_(1, "GB"), Q_(0, "TB/s"))
+    with pytest.raises(InputError, match="B"):
+        inference.decode_flops(7e9, 0)
+    with pytest.raises(InputError):
+        inference.weight_bytes(-1, Q_(2, "byte"))
