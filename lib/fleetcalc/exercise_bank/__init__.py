@@ -1,0 +1,1 @@
+"""Exercise definitions, one module per chapter; every module here is loaded on first use."""

@@ -1,0 +1,103 @@
+"""Roofline plots (Ch. 28 §28.3, Vol. 2 Ch. 2 roofline)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import plain_log_ticks
+
+_I = np.logspace(-1, 4, 200)
+
+
+def roofline_panel(ax, inputs, results):
+    """Log-log roofline: memory roof I*beta, compute roof R_peak, ridge I*, operating point.
+
+    Needs ``results`` with ``R_peak`` and ``beta_mem`` (Quantities), ``I`` (FLOP/byte) and ``R``
+    (attainable FLOP/s).
+    """
+    def curves(res):
+        r_peak = res["R_peak"].to("TFLOP/s").magnitude
+        beta = res["beta_mem"].to("TB/s").magnitude
+        roof = np.minimum(r_peak, _I * beta)  # Eq. 28.2 in TFLOP/s (TB/s x FLOP/byte)
+        return r_peak, beta, roof
+
+    r_peak, beta, roof = curves(results)
+    (roof_line,) = ax.loglog(_I, roof, color="#1f4e79", lw=2, label="roof min(R_peak, I·β_mem)")
+    ridge = ax.axvline(r_peak / beta, color="#999", ls="--", lw=1, label="ridge I*")
+    i_op = results["I"].to("FLOP/byte").magnitude
+    r_op = results["R"].to("TFLOP/s").magnitude
+    (point,) = ax.plot([i_op], [r_op], "o", color="#c0392b", ms=9, label="operating point", zorder=5)
+    text = ax.annotate("", (i_op, r_op), textcoords="offset points", xytext=(8, -14), fontsize=9)
+    ax.set_xlabel("arithmetic intensity I (FLOP/byte)")
+    ax.set_ylabel("attainable R (TFLOP/s)")
+    ax.set_xlim(_I[0], _I[-1])
+    ax.grid(True, alpha=0.25)
+    plain_log_ticks(ax)
+    ax.legend(loc="lower right", fontsize=8)
+
+    def update(inputs, res):
+        r_peak, beta, roof = curves(res)
+        roof_line.set_ydata(roof)
+        ridge.set_xdata([r_peak / beta, r_peak / beta])
+        i_op = res["I"].to("FLOP/byte").magnitude
+        r_op = res["R"].to("TFLOP/s").magnitude
+        point.set_data([i_op], [r_op])
+        text.xy = (i_op, r_op)
+        text.set_text(res.get("bound", ""))
+        ax.set_ylim(max(roof.min(), 1e-3) / 2, r_peak * 3)
+
+    update(inputs, results)
+    return update
+
+
+
+def intensity_vs_batch(ax, inputs, results):
+    """I_ideal(B) of Eq. 28.4 against batch B, the weight-dominated line 2B/s (Eq. 28.5), the
+    target intensity and the least batch that reaches it (Exercise 28.2).
+
+    Needs ``results`` with ``B_curve`` (array), ``I_curve``, ``I_approx_curve`` (FLOP/byte
+    arrays), ``I_target`` and ``B_min``.
+    """
+    (exact,) = ax.plot(results["B_curve"], results["I_curve"].m_as("FLOP/byte"), lw=2,
+                       color="#1f4e79", label="I_ideal(B), Eq. 28.4")
+    (approx,) = ax.plot(results["B_curve"], results["I_approx_curve"].m_as("FLOP/byte"), ls=":",
+                        color="#555", label="2B/s, Eq. 28.5")
+    target = ax.axhline(results["I_target"].m_as("FLOP/byte"), color="#c0392b", ls="--", lw=1,
+                        label="target intensity")
+    bmin = ax.axvline(results["B_min"], color="#c0392b", lw=1, label="least whole B")
+    ax.set_xlabel("batch B")
+    ax.set_ylabel("I (FLOP/byte)")
+    ax.grid(True, alpha=0.25)
+    ax.legend(fontsize=8, loc="upper left")
+
+    def update(inputs, res):
+        exact.set_data(res["B_curve"], res["I_curve"].m_as("FLOP/byte"))
+        approx.set_data(res["B_curve"], res["I_approx_curve"].m_as("FLOP/byte"))
+        target.set_ydata([res["I_target"].m_as("FLOP/byte")] * 2)
+        bmin.set_xdata([res["B_min"]] * 2)
+        ax.set_xlim(0, res["B_curve"][-1])
+        ax.set_ylim(0, 1.15 * max(res["I_curve"].m_as("FLOP/byte").max(), res["I_target"].m_as("FLOP/byte")))
+
+    update(inputs, results)
+    return update
+
+
+def time_bounds(ax, inputs, results):
+    """Bars of the compute term F/R_peak and the memory term Q/beta_mem (Eq. 28.2); the taller
+    one is the lower bound on t. Needs ``t_compute`` and ``t_memory`` (seconds)."""
+    labels = ["compute F/R_peak", "memory Q/β_mem"]
+    vals = [results["t_compute"].m_as("ms"), results["t_memory"].m_as("ms")]
+    bars = ax.barh(labels, vals, color=["#7f8c8d", "#7f8c8d"])
+    ax.set_xlabel("time (ms)")
+    ax.grid(True, axis="x", alpha=0.25)
+
+    def update(inputs, res):
+        vals = [res["t_compute"].m_as("ms"), res["t_memory"].m_as("ms")]
+        for bar, v, binding in zip(bars, vals, (vals[0] >= vals[1], vals[1] > vals[0])):
+            bar.set_width(v)
+            bar.set_color("#c0392b" if binding else "#95a5a6")
+        ax.set_xlim(0, 1.15 * max(vals))
+        ax.set_title(f"lower bound = {max(vals):.3g} ms ({'compute' if vals[0] >= vals[1] else 'memory'} term)",
+                     fontsize=10)
+
+    update(inputs, results)
+    return update

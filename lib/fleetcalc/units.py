@@ -1,0 +1,130 @@
+"""One unit registry for the whole workbook, and the formatter every number goes through.
+
+Units are carried, not remembered: a calculator handed GB/s where it expects seconds fails
+loudly, and GB (10^9 byte) and GiB (2^30 byte), Gb/s and GB/s, never mix silently
+(Ch. 28 §28.1 warns about exactly these).
+
+Extra units on top of pint's defaults:
+
+==========  ==============  =====================================================
+unit        dimension       why
+==========  ==============  =====================================================
+FLOP        [computation]   floating-point operations (one multiply + one add = 2)
+token       [token]         tokens processed or generated
+request     [request]       I/O or serving requests (IOPS = request/s)
+param       [parameter]     model parameters
+batch       [batch]         batches in a data pipeline (r_b in batch/s)
+device      [device]        accelerators, for device-hours and per-device rates
+cu          [currency]      the book's abstract "currency unit" (货币单位)
+==========  ==============  =====================================================
+
+``byte``/``B`` with decimal (kB, MB, GB, TB) and binary (KiB, MiB, GiB, TiB) prefixes, and
+``bit``/``b`` come from pint itself.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pint
+
+__all__ = ["ureg", "Q_", "Quantity", "fmt", "as_quantity", "parse_printed", "FormatError"]
+
+ureg = pint.UnitRegistry(cache_folder=":auto:")
+for _definition in (
+    "flop = [computation] = FLOP",
+    "token = [token] = tok",
+    "request = [request] = req",
+    "param = [parameter] = parameter",
+    "batch = [batch]",
+    "device = [device] = dev",
+    "cu = [currency] = currency_unit",
+):
+    ureg.define(_definition)
+ureg.formatter.default_format = "~P"
+pint.set_application_registry(ureg)
+
+Q_ = ureg.Quantity
+Quantity = ureg.Quantity
+
+
+class FormatError(ValueError):
+    """A number that cannot be shown honestly at the requested precision."""
+
+
+def as_quantity(value, unit: str | None = None):
+    """Return ``value`` as a Quantity; a plain number takes ``unit`` (dimensionless by default).
+
+    A string such as ``"25 GiB/s"`` is parsed.
+    """
+    if isinstance(value, Quantity):
+        return value if unit is None else value.to(unit)
+    if isinstance(value, str):
+        return Q_(value) if unit is None else Q_(value).to(unit)
+    return Q_(value, unit or "")
+
+
+def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | None = None) -> str:
+    """Format ``value`` in ``unit`` with ``decimals`` places (or ``sig`` significant digits).
+
+    Refuses nan and inf, and refuses to print a non-zero value as zero: ask for more digits
+    or a smaller unit instead. Numbers use thousands separators only when ``decimals`` is 0.
+    """
+    q = as_quantity(value)
+    if unit is not None:
+        q = q.to(unit)
+    mag = q.magnitude
+    if np.ndim(mag) != 0:
+        raise FormatError(f"fmt formats one number; got an array of shape {np.shape(mag)}")
+    mag = float(mag)
+    if not math.isfinite(mag):
+        raise FormatError(f"refusing to format a non-finite value ({mag}) in {unit or q.units}")
+    if decimals is not None and sig is not None:
+        raise FormatError("give decimals or sig, not both")
+    if sig is not None:
+        if sig < 1:
+            raise FormatError(f"sig must be >= 1; got {sig}")
+        text = f"{mag:.{sig}g}"
+        if "e" in text:
+            mant, exp = text.split("e")
+            text = f"{mant}e{int(exp)}"
+    else:
+        places = 3 if decimals is None else decimals
+        if places < 0:
+            raise FormatError(f"decimals must be >= 0; got {places}")
+        text = f"{mag:,.{places}f}" if places == 0 else f"{mag:.{places}f}"
+    if mag != 0 and float(text.replace(",", "")) == 0:
+        raise FormatError(
+            f"{mag!r} {unit or q.units} would print as {text}: use more digits or a smaller unit"
+        )
+    unit_text = unit if unit is not None else (f"{q.units:~P}" if not q.dimensionless else "")
+    return f"{text} {unit_text}".strip()
+
+
+_NUMBER = re.compile(
+    r"^\s*(?P<num>[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?)"
+    r"(\s*(?:e|E|×\s*10\^|x\s*10\^|×10\^)\s*(?P<exp>[-+]?\d+))?"
+    r"\s*(?P<unit>.*?)\s*$"
+)
+
+
+def parse_printed(text: str):
+    """Parse a number as a book prints it: ``"0.01757 s"``, ``"1.28e6 token/s"``,
+    ``"1.28×10^6 token/s"``, ``"88,888.89 cu"``, ``"1.86 %"``.
+
+    Returns ``(quantity, half_ulp)`` where ``half_ulp`` is half a unit in the last printed
+    place (same unit as the quantity): the tolerance the printed precision implies.
+    """
+    m = _NUMBER.match(text)
+    if not m:
+        raise ValueError(f"cannot read a printed number from {text!r}")
+    num = m.group("num").replace(",", "")
+    exp = int(m.group("exp") or 0)
+    places = len(num.split(".")[1]) if "." in num else 0
+    unit = m.group("unit").strip()
+    if unit == "%":
+        unit = "percent"
+    value = float(num) * 10.0**exp
+    half_ulp = 0.5 * 10.0 ** (exp - places)
+    return Q_(value, unit), half_ulp

@@ -1,0 +1,260 @@
+"""The panel builder: one call turns a calculator into sliders, a result table and a plot.
+
+    panel(compute=lambda B, s: {...}, knobs={"B": knob(1, 1, 512, 1)}, show={...}, plot=...)
+
+* ``knobs``: name -> :func:`knob`. A knob with a ``unit`` hands ``compute`` a pint Quantity in
+  that unit; one without hands a plain number; ``options`` makes a dropdown.
+* ``compute(**inputs)`` returns a dict of results (Quantities, numbers or short strings).
+* ``show``: result name -> ``(unit, decimals)`` or ``(unit, decimals, label)``; results not listed
+  are not shown. ``None`` shows every result with default formatting.
+* ``plot(ax, inputs, results)`` draws once and may return ``update(inputs, results)``; later
+  slider moves then only update artists (about 5x faster than redrawing). Without an update
+  function the axes are cleared and ``plot`` is called again. ``axes=2`` passes a tuple of axes.
+
+The figure is a plain ``matplotlib.figure.Figure`` rendered to PNG into an ``Image`` widget: no
+pyplot state, no inline-backend flicker, and the saved widget state shows the plot on the static
+site. Every panel made in a process is kept in :data:`PANELS` (tests and benchmarks sweep them).
+"""
+from __future__ import annotations
+
+import html
+import inspect
+import io
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import ipywidgets as widgets
+
+from .units import Quantity, as_quantity, fmt
+from .validate import InputError
+
+__all__ = ["knob", "Knob", "panel", "Panel", "PANELS"]
+
+PANELS: list["Panel"] = []
+
+
+@dataclass
+class Knob:
+    value: Any
+    min: float | None = None
+    max: float | None = None
+    step: float | None = None
+    unit: str | None = None
+    label: str | None = None
+    log: bool = False
+    options: Any = None
+
+    def values(self, n_inner: int = 3) -> list:
+        """The two ends and a few reachable values inside (for range tests)."""
+        if self.options is not None:
+            opts = self.options
+            return list(opts.values()) if isinstance(opts, dict) else list(opts)
+        if self.log:
+            lo, hi = math.log10(self.min), math.log10(self.max)
+            return [10 ** (lo + (hi - lo) * k / (n_inner + 1)) for k in range(n_inner + 2)]
+        steps = round((self.max - self.min) / self.step)
+        picks = sorted({0, steps} | {steps * k // (n_inner + 1) for k in range(1, n_inner + 1)})
+        vals = [self.min + k * self.step for k in picks]
+        return [int(round(v)) if self.is_int else v for v in vals]
+
+    @property
+    def is_int(self) -> bool:
+        return (self.unit is None and not self.log and self.options is None
+                and all(isinstance(x, int) and not isinstance(x, bool)
+                        for x in (self.value, self.min, self.max, self.step)))
+
+    def to_input(self, raw):
+        if self.unit is None or not isinstance(raw, (int, float)) or isinstance(raw, bool):
+            return raw
+        return Quantity(raw, self.unit)
+
+
+def knob(value, min=None, max=None, step=None, *, unit: str | None = None, label: str | None = None,
+         log: bool = False, options=None) -> Knob:
+    """A slider (or dropdown with ``options``) starting at ``value``.
+
+    ``value`` may be a Quantity (e.g. a catalog value): it is converted to ``unit``. Ranges and
+    steps are in ``unit``. ``log=True`` makes a log-scale slider (``step`` in decades, default 0.01).
+    """
+    if isinstance(value, Quantity):
+        if unit is None:
+            raise ValueError("knob: a Quantity value needs unit= (the slider's unit)")
+        value = float(value.to(unit).magnitude)
+    if options is not None:
+        keys = list(options.values()) if isinstance(options, dict) else list(options)
+        if value not in keys:
+            raise ValueError(f"knob: value {value!r} is not one of the options {keys}")
+        return Knob(value, unit=unit, label=label, options=options)
+    if min is None or max is None:
+        raise ValueError("knob: give min and max (or options=)")
+    if not (min <= value <= max):
+        raise ValueError(f"knob: value {value} must lie in [{min}, {max}]")
+    if log:
+        if min <= 0:
+            raise ValueError(f"knob: a log slider needs min > 0; got {min}")
+        step = 0.01 if step is None else step
+    elif step is None:
+        step = (max - min) / 100
+    if step <= 0:
+        raise ValueError(f"knob: step must be > 0; got {step}")
+    return Knob(value, min, max, step, unit=unit, label=label, log=log)
+
+
+def _widget_for(name: str, k: Knob):
+    desc = k.label or name
+    if k.unit and k.options is None:
+        desc = f"{desc} [{k.unit}]"
+    style = {"description_width": "initial"}
+    layout = widgets.Layout(width="420px")
+    if k.options is not None:
+        return widgets.Dropdown(options=k.options, value=k.value, description=desc, style=style, layout=layout)
+    if k.log:
+        return widgets.FloatLogSlider(value=k.value, base=10, min=math.log10(k.min), max=math.log10(k.max),
+                                      step=k.step, description=desc, style=style, layout=layout,
+                                      readout_format=".4g")
+    if k.is_int:
+        return widgets.IntSlider(value=k.value, min=k.min, max=k.max, step=k.step, description=desc,
+                                 style=style, layout=layout)
+    decimals = max(0, -math.floor(math.log10(k.step))) if k.step < 1 else 0
+    return widgets.FloatSlider(value=k.value, min=k.min, max=k.max, step=k.step, description=desc,
+                               style=style, layout=layout, readout_format=f".{min(decimals, 6)}f")
+
+
+def _format_result(value, spec) -> str:
+    if isinstance(value, str):
+        return html.escape(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if spec is None:
+        q = as_quantity(value)
+        mag = float(q.magnitude)
+        unit = "" if q.dimensionless else f"{q.units:~P}"
+        return html.escape(f"{mag:.4g} {unit}".strip())
+    unit, decimals = spec[0], spec[1]
+    try:
+        return html.escape(fmt(value, unit or None, decimals))
+    except ValueError:
+        q = as_quantity(value)
+        q = q.to(unit) if unit else q
+        return html.escape(f"{float(q.magnitude):.3g} {unit}".strip())
+
+
+class Panel(widgets.VBox):
+    """Sliders + result table + plot for one calculator. Build it with :func:`panel`."""
+
+    def __init__(self, compute: Callable[..., dict], knobs: dict[str, Knob], show=None, plot=None,
+                 title: str = "", where: str = "", axes: int = 1, figsize=(6.4, 3.4)):
+        self.compute = compute
+        self.knob_specs = dict(knobs)
+        self.show = show
+        self.plot_fn = plot
+        self.controls = {name: _widget_for(name, k) for name, k in knobs.items()}
+        self.table = widgets.HTML()
+        self.message = widgets.HTML()
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.results: dict = {}
+        self.timings: list[tuple[float, float]] = []  # (compute s, draw s) per update
+        self._n_axes = axes
+        self._figsize = figsize
+        self._fig = None
+        self._axes = None
+        self._updater = None
+        heading = f"<b>{html.escape(title)}</b>" + (f" <span style='color:#666'>({html.escape(where)})</span>" if where else "")
+        note = ("<span style='color:#666;font-size:85%'>Moving a slider recomputes only with a running "
+                "kernel (make lab, Binder or JupyterLite).</span>")
+        top = widgets.HBox([widgets.VBox(list(self.controls.values())), widgets.VBox([self.table, self.message])])
+        children = [widgets.HTML(heading + "<br>" + note), top]
+        if plot is not None:
+            children.append(self.image)
+        super().__init__(children=children)
+        for w in self.controls.values():
+            w.observe(self._on_change, names="value")
+        self.update()
+        PANELS.append(self)
+
+    # -- inputs -------------------------------------------------------------------------------
+    def inputs(self, **overrides) -> dict:
+        raw = {name: w.value for name, w in self.controls.items()}
+        raw.update(overrides)
+        return {name: self.knob_specs[name].to_input(v) for name, v in raw.items()}
+
+    def compute_at(self, **overrides) -> dict:
+        """Results for the current slider values with some overridden (no redraw)."""
+        return self.compute(**self.inputs(**overrides))
+
+    def set(self, **values):
+        """Move sliders (as a student would) and return the new results."""
+        for name, v in values.items():
+            self.controls[name].value = v
+        return self.results
+
+    # -- updating -----------------------------------------------------------------------------
+    def _on_change(self, change):
+        self.update()
+
+    def update(self):
+        inputs = self.inputs()
+        t0 = time.perf_counter()
+        try:
+            results = self.compute(**inputs)
+        except InputError as exc:
+            self.message.value = f"<span style='color:#b00'>{html.escape(str(exc))}</span>"
+            return
+        t1 = time.perf_counter()
+        self.message.value = ""
+        self.results = results
+        self.table.value = self._table_html(results)
+        if self.plot_fn is not None:
+            self._draw(inputs, results)
+        t2 = time.perf_counter()
+        self.timings.append((t1 - t0, t2 - t1))
+
+    def _table_html(self, results: dict) -> str:
+        names = list(results) if self.show is None else list(self.show)
+        rows = []
+        for name in names:
+            if name not in results:
+                raise KeyError(f"panel show= names {name!r}, which compute() did not return")
+            spec = None if self.show is None else self.show[name]
+            label = spec[2] if spec is not None and len(spec) > 2 else name
+            rows.append(f"<tr><td style='padding-right:1em'>{html.escape(label)}</td>"
+                        f"<td style='text-align:right'><code>{_format_result(results[name], spec)}</code></td></tr>")
+        return "<table>" + "".join(rows) + "</table>"
+
+    def _draw(self, inputs, results):
+        if self._fig is None:
+            from matplotlib.figure import Figure  # lazy: keeps `import fleetcalc` fast
+
+            # no layout engine: constrained layout re-solves on every draw (about 2x slower);
+            # tight_layout runs once, after the first draw, and the layout is kept after that
+            self._fig = Figure(figsize=self._figsize, dpi=90)
+            axs = self._fig.subplots(1, self._n_axes)
+            self._axes = axs if self._n_axes == 1 else tuple(axs)
+            self._updater = self.plot_fn(self._axes, inputs, results)
+            self._fig.tight_layout()
+        elif self._updater is not None:
+            self._updater(inputs, results)
+        else:
+            for ax in (self._axes if isinstance(self._axes, tuple) else (self._axes,)):
+                ax.clear()
+            self.plot_fn(self._axes, inputs, results)
+        buf = io.BytesIO()
+        self._fig.savefig(buf, format="png")
+        self.image.value = buf.getvalue()
+
+    @property
+    def figure(self):
+        return self._fig
+
+
+def panel(compute: Callable[..., dict], knobs: dict[str, Knob], *, show=None, plot=None, title: str = "",
+          where: str = "", axes: int = 1, figsize=(6.4, 3.4)) -> Panel:
+    """Build a :class:`Panel` (see the module docstring). Returns the widget; display it as the cell's value."""
+    params = inspect.signature(compute).parameters
+    accepts_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
+    missing = [n for n in knobs if n not in params and not accepts_any]
+    if missing:
+        raise TypeError(f"panel: compute() has no parameter(s) {missing} for these knobs")
+    return Panel(compute, knobs, show=show, plot=plot, title=title, where=where, axes=axes, figsize=figsize)

@@ -1,0 +1,305 @@
+"""Notebook pipeline: MyST sources -> executed .ipynb twins, and solutions -> exercises.
+
+    python tools/nb.py execute [PATH.md ...]   # default: every chapters/ and solutions/ source
+    python tools/nb.py exercises [--check]     # regenerate exercises/ from solutions/
+    python tools/nb.py pairs                   # report .md/.ipynb pairs whose cells differ
+
+Safety: nothing a student typed is overwritten.
+* ``execute`` refuses to replace an .ipynb whose cells were edited after it was built (its
+  recorded source hash matches the .md, but its cells no longer do). Edit the .md (or save from
+  JupyterLab with jupytext, which writes both), or pass ``--force``.
+* ``exercises`` keeps ``exercises/.generated.json`` with the hash of every file it wrote; a file
+  whose content changed since then is a student's work, and regeneration stops and says so.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import hashlib
+import json
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import jupytext
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_DIRS = ("chapters", "solutions")
+MANIFEST = ROOT / "exercises" / ".generated.json"
+KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+
+
+class Refused(RuntimeError):
+    """Regeneration would overwrite someone's edits."""
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def cell_sources(nb) -> list[tuple[str, str]]:
+    return [(c.cell_type, c.source.strip()) for c in nb.cells]
+
+
+def sources_sha(nb) -> str:
+    return sha(json.dumps(cell_sources(nb)))
+
+
+def read_md(path: Path):
+    nb = jupytext.read(path, fmt="md:myst")
+    nb.metadata["kernelspec"] = dict(KERNEL)
+    return nb
+
+
+# ----------------------------------------------------------------------------- execute
+
+def _execute_nb(nb, cwd: Path, timeout: int = 300):
+    from nbclient import NotebookClient
+
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(cwd)}}, store_widget_state=True)
+    client.execute()
+    return nb
+
+
+def build_ipynb(md: Path, force: bool = False) -> Path:
+    """Execute ``md`` and write its .ipynb twin (refusing to clobber edited cells)."""
+    md = md.resolve()
+    out = md.with_suffix(".ipynb")
+    text = md.read_text(encoding="utf-8")
+    nb = read_md(md)
+    if out.exists() and not force:
+        old = nbformat.read(out, as_version=4)
+        recorded = old.metadata.get("fleetcalc", {}).get("source_sha")
+        edited = cell_sources(old) != cell_sources(nb)
+        if edited and recorded == sha(text):
+            raise Refused(
+                f"{out.relative_to(ROOT)} was edited after it was built (its cells differ from "
+                f"{md.name}, which has not changed). Copy your work elsewhere or save it into the .md, "
+                f"then rerun; or pass --force to overwrite it."
+            )
+    nb.metadata["jupytext"] = {"formats": "ipynb,md:myst"}
+    nb.metadata["fleetcalc"] = {"source_sha": sha(text)}
+    _execute_nb(nb, md.parent)
+    for cell in nb.cells:  # ids and execution metadata must not churn between runs
+        cell.metadata.pop("execution", None)
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"c{i:03d}"
+    nbformat.write(nb, out)
+    return out
+
+
+def _build_one(args):
+    md, force = args
+    try:
+        build_ipynb(Path(md), force=force)
+        return md, None
+    except Exception as exc:  # report, do not kill the pool
+        return md, f"{type(exc).__name__}: {exc}"
+
+
+def default_sources() -> list[Path]:
+    out = []
+    for d in SOURCE_DIRS:
+        out += sorted((ROOT / d).rglob("*.md"))
+    return [p for p in out if p.name != "README.md" and "_build" not in p.parts]
+
+
+def execute(paths: list[str], force: bool, jobs: int) -> int:
+    mds = [Path(p) for p in paths] if paths else default_sources()
+    mds = [p.with_suffix(".md") if p.suffix == ".ipynb" else p for p in mds]
+    failures = 0
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for md, err in pool.map(_build_one, [(str(m), force) for m in mds]):
+            rel = Path(md).resolve().relative_to(ROOT)
+            if err:
+                failures += 1
+                print(f"FAILED {rel}: {err[:2000]}", file=sys.stderr)
+            else:
+                print(f"executed {rel.with_suffix('.ipynb')}")
+    return 1 if failures else 0
+
+
+# ----------------------------------------------------------------------------- exercises
+
+def _assigned_names(code: str) -> list[str]:
+    names: list[str] = []
+    tree = ast.parse(code)
+    for node in tree.body:
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for t in targets:
+            for n in ast.walk(t):
+                if isinstance(n, ast.Name) and n.id not in names:
+                    names.append(n.id)
+    return names
+
+
+def strip_solution_code(source: str) -> str:
+    """Replace each BEGIN/END SOLUTION region with ``name = ...  # your answer`` stubs."""
+    lines = source.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() == BEGIN:
+            indent = line[: len(line) - len(line.lstrip())]
+            j = i + 1
+            while j < len(lines) and lines[j].strip() != END:
+                j += 1
+            if j == len(lines):
+                raise ValueError(f"unclosed '{BEGIN}' in cell:\n{source}")
+            region = "\n".join(l[len(indent):] if l.startswith(indent) else l for l in lines[i + 1:j])
+            names = _assigned_names(region)
+            if not names:
+                raise ValueError(f"a solution region assigns no answer variable:\n{region}")
+            out += [f"{indent}{n} = ...  # your answer" for n in names]
+            i = j + 1
+            continue
+        out.append(line)
+        i += 1
+    return "\n".join(out)
+
+
+def to_exercise(nb, source_rel: str):
+    ex = copy.deepcopy(nb)
+    cells = []
+    for cell in ex.cells:
+        tags = cell.metadata.get("tags", [])
+        if "solution-only" in tags:
+            continue
+        if cell.cell_type == "markdown" and "solution" in tags:
+            cells.append(nbformat.v4.new_markdown_cell(
+                "**Your answer:** _double-click to write your answer here._",
+                metadata={"tags": ["answer"]}))
+            continue
+        if cell.cell_type == "code" and BEGIN in cell.source:
+            cell.source = strip_solution_code(cell.source)
+        cells.append(cell)
+    note = nbformat.v4.new_markdown_cell(
+        f"> **Student notebook**, generated from `{source_rel}`. Replace each `...` with your "
+        "answer and run the `check(...)` cell below it. Regenerating the exercises never overwrites "
+        "a notebook you have edited.",
+        metadata={"tags": ["generated-note"]})
+    first_md = next((k for k, c in enumerate(cells) if c.cell_type == "markdown"), -1)
+    cells.insert(first_md + 1, note)
+    ex.cells = cells
+    return ex
+
+
+def _load_manifest() -> dict:
+    return json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+
+
+def _file_sha(path: Path) -> str:
+    if path.suffix == ".ipynb":
+        return sources_sha(nbformat.read(path, as_version=4))
+    return sha(path.read_text(encoding="utf-8"))
+
+
+def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False) -> int:
+    manifest = _load_manifest()
+    planned: list[tuple[Path, str]] = []
+    problems: list[str] = []
+    for src in sorted((ROOT / "solutions").rglob("*.md")):
+        if src.name == "README.md":
+            continue
+        rel = src.relative_to(ROOT / "solutions")
+        dest = ROOT / "exercises" / rel
+        ex = to_exercise(read_md(src), f"solutions/{rel.as_posix()}")
+        text = jupytext.writes(ex, fmt="md:myst")
+        key = (Path("exercises") / rel).as_posix()
+        if check:
+            if not dest.exists():
+                problems.append(f"{key} is missing (run make exercises)")
+            elif dest.read_text(encoding="utf-8") != text:
+                problems.append(f"{key} differs from what solutions/{rel.as_posix()} generates (run make exercises)")
+            continue
+        if dest.exists() and dest.read_text(encoding="utf-8") == text and dest.with_suffix(".ipynb").exists():
+            continue  # up to date
+        for path in (dest, dest.with_suffix(".ipynb")):
+            k = path.relative_to(ROOT).as_posix()
+            if path.exists() and not force and manifest.get(k) != _file_sha(path):
+                problems.append(
+                    f"{k} has changed since it was generated: it may hold a student's answers. "
+                    f"Rename or move it (e.g. to {path.stem}.mine{path.suffix}) and rerun, or pass --force."
+                )
+        planned.append((dest, text))
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
+    if check:
+        print("exercises/ matches solutions/")
+        return 0
+    for dest, text in planned:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(text, encoding="utf-8")
+    rc = execute([str(d) for d, _ in planned], force=True, jobs=jobs) if planned else 0
+    for dest, _ in planned:
+        for path in (dest, dest.with_suffix(".ipynb")):
+            if path.exists():
+                manifest[path.relative_to(ROOT).as_posix()] = _file_sha(path)
+    MANIFEST.parent.mkdir(parents=True, exist_ok=True)
+    MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+    print(f"generated {len(planned)} exercise notebook(s)")
+    return rc
+
+
+# ----------------------------------------------------------------------------- pairs
+
+def pair_problems(dirs=("chapters", "solutions", "exercises")) -> list[str]:
+    problems = []
+    for d in dirs:
+        for md in sorted((ROOT / d).rglob("*.md")):
+            if md.name == "README.md" or "_build" in md.parts:
+                continue
+            nbp = md.with_suffix(".ipynb")
+            rel = md.relative_to(ROOT)
+            if not nbp.exists():
+                problems.append(f"{rel} has no executed .ipynb twin")
+                continue
+            if cell_sources(read_md(md)) != cell_sources(nbformat.read(nbp, as_version=4)):
+                problems.append(f"{rel} and its .ipynb have different cells (run make notebooks)")
+        for nbp in sorted((ROOT / d).rglob("*.ipynb")):
+            if ".ipynb_checkpoints" in nbp.parts:
+                continue
+            if not nbp.with_suffix(".md").exists():
+                problems.append(f"{nbp.relative_to(ROOT)} has no .md source")
+    return problems
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    e = sub.add_parser("execute")
+    e.add_argument("paths", nargs="*")
+    e.add_argument("--force", action="store_true")
+    e.add_argument("-j", "--jobs", type=int, default=2)
+    x = sub.add_parser("exercises")
+    x.add_argument("--check", action="store_true")
+    x.add_argument("--force", action="store_true")
+    x.add_argument("-j", "--jobs", type=int, default=2)
+    sub.add_parser("pairs")
+    a = ap.parse_args(argv)
+    try:
+        if a.cmd == "execute":
+            return execute(a.paths, a.force, a.jobs)
+        if a.cmd == "exercises":
+            return generate_exercises(check=a.check, jobs=a.jobs, force=a.force)
+        problems = pair_problems()
+        print("\n".join(problems) or "all pairs match")
+        return 1 if problems else 0
+    except Refused as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
