@@ -4,12 +4,7 @@ One module per physical topic (roofline, collectives, storage, ...); every formu
 once, states its equation and source, carries units (pint) and validates its inputs.
 Heavy modules (matplotlib) load lazily, so ``import fleetcalc`` stays fast.
 """
-from importlib.metadata import PackageNotFoundError, version as _version
-
-try:
-    __version__ = _version("fleetcalc")
-except PackageNotFoundError:  # running from a source tree without installing
-    __version__ = "0.0.0+source"
+__version__ = "0.1.0"  # the single source of the version (pyproject reads it from here)
 
 from .units import Q_, ureg, fmt  # noqa: E402
 from .book import book_says, assume  # noqa: E402

@@ -19,7 +19,8 @@ cu          [currency]      the book's abstract "currency unit" (货币单位)
 ==========  ==============  =====================================================
 
 ``byte``/``B`` with decimal (kB, MB, GB, TB) and binary (KiB, MiB, GiB, TiB) prefixes, and
-``bit``/``b`` come from pint itself.
+``bit``/``b`` (so ``Gb/s`` is gigabit per second) carry the dimension [information]: a bandwidth
+cannot be mistaken for a frequency, nor a bare number for a byte count.
 """
 from __future__ import annotations
 
@@ -31,7 +32,47 @@ import pint
 
 __all__ = ["ureg", "Q_", "Quantity", "fmt", "as_quantity", "parse_printed", "FormatError"]
 
-ureg = pint.UnitRegistry(cache_folder=":auto:")
+def _definitions_file() -> str:
+    """pint's default definitions with information given a dimension of its own.
+
+    Stock pint defines ``bit = []`` (dimensionless), so 2 GB/s would convert to 2e9 Hz and a bare
+    number would pass for bytes; it also reads "Gb" as gigagilbert and "b" as barn. We patch a copy:
+    ``bit = [information] = b`` (so "Gb/s" is gigabit per second, as the books write it).
+    """
+    import hashlib
+    import os
+    import tempfile
+    from pathlib import Path
+
+    src_dir = Path(pint.__file__).parent
+    text = (src_dir / "default_en.txt").read_text(encoding="utf-8")
+    patches = {
+        "\nbit = []\n": "\nbit = [information] = b\n",
+        "barn = 1e-28 * meter ** 2 = b\n": "barn = 1e-28 * meter ** 2\n",
+        "gilbert = 1 / (4 * π) * biot_turn = Gb\n": "gilbert = 1 / (4 * π) * biot_turn\n",
+        # pint refuses absolute @import paths: inline the constants instead
+        "@import constants_en.txt": (src_dir / "constants_en.txt").read_text(encoding="utf-8"),
+    }
+    for old, new in patches.items():
+        if old not in text:
+            raise RuntimeError(f"fleetcalc.units: pint {pint.__version__} definitions changed; cannot patch {old.strip()!r}")
+        text = text.replace(old, new)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "fleetcalc"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        cache = Path(tempfile.gettempdir()) / "fleetcalc"
+        cache.mkdir(parents=True, exist_ok=True)
+    path = cache / f"units-{digest}.txt"
+    if not path.exists():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    return str(path)
+
+
+ureg = pint.UnitRegistry(_definitions_file(), cache_folder=":auto:")
 for _definition in (
     "flop = [computation] = FLOP",
     "token = [token] = tok",
