@@ -196,3 +196,14 @@ def test_storage_utilization_8_vs_64():
     bw = Q_(8 * 2, "GB/s")
     close(s.storage_utilization(bw, 8, Q_(2, "GB/s")), 1.0)
     close(s.storage_utilization(bw, 64, Q_(2, "GB/s")), 0.125)
+
+
+def test_notation_laws_small():
+    # line 308: 0.9 - 0.5 x 0.1 = 0.85 ; clipped at zero
+    assert s.degraded_accuracy(0.9, 0.5, 0.1).magnitude == pytest.approx(0.85)
+    assert s.degraded_accuracy(0.9, 5, 1).magnitude == 0.0
+    assert s.needs_retraining(0.2, 0.1) is True and s.needs_retraining(0.05, 0.1) is False
+    assert s.devices_3d(8, 4, 8) == 256                       # line 524
+    close(s.compressed_payload(Q_(350, "GB"), 4), 87.5, "GB")  # line 390
+    with pytest.raises(InputError, match="r_comp"):
+        s.compressed_payload(Q_(1, "GB"), 0.5)

@@ -43,6 +43,8 @@ __all__ = [
     "orders_of_magnitude", "annual_growth_factor", "doubling_time", "growth_factor_per_year",
     # LogGP, storage feed
     "loggp_message_time", "loggp_burst_time", "loggp_alpha_beta", "storage_utilization",
+    # other laws of the notation conventions
+    "degraded_accuracy", "needs_retraining", "devices_3d", "compressed_payload",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -469,3 +471,39 @@ def storage_utilization(BW_storage, N_GPU, R_consumption):
     n = count("N_GPU", N_GPU)
     r = magnitude("R_consumption", R_consumption, "byte/s", gt=0)
     return out(np.minimum(1.0, bw / (n * r)), "")
+
+
+# --------------------------------------------------------------------------------------------
+# the other laws of the notation conventions (lines 308-320, 390, 524)
+
+
+def degraded_accuracy(accuracy_0, sensitivity, divergence):
+    """Accuracy(t) ~= Accuracy_0 - lambda x D(P_t || P_0), the degradation equation (Vol. 2
+    notation, line 308): accuracy falls in proportion to the drift of the data distribution.
+    Clipped at 0 (a linear model of a fraction cannot go below it)."""
+    a = _fraction("accuracy_0", accuracy_0)
+    lam = magnitude("sensitivity", sensitivity, "", ge=0)
+    dv = magnitude("divergence", divergence, "", ge=0)
+    return out(np.maximum(a - lam * dv, 0.0), "")
+
+
+def needs_retraining(divergence, tau):
+    """True when D(P_t || P_0) > tau, the drift threshold (line 320). Vectorised."""
+    dv = magnitude("divergence", divergence, "", ge=0)
+    t = magnitude("tau", tau, "", gt=0)
+    r = dv > t
+    return bool(r) if np.ndim(r) == 0 else r
+
+
+def devices_3d(d, p, t):
+    """N_total = d x p x t: data-parallel replicas x pipeline stages x tensor-parallel degree
+    (Vol. 2 notation, line 524)."""
+    return int(count("d", d) * count("p", p) * count("t", t)) if all(
+        np.ndim(x) == 0 for x in (d, p, t)) else count("d", d) * count("p", p) * count("t", t)
+
+
+def compressed_payload(M, r_comp):
+    """M / r_comp: the payload after compression by ratio r_comp >= 1 (Vol. 2 notation, line 390)."""
+    m = magnitude("M", M, "byte", ge=0)
+    r = magnitude("r_comp", r_comp, "", ge=1)
+    return out(m / r, "byte")
