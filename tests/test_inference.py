@@ -70,3 +70,17 @@ def test_validation():
         inference.decode_flops(7e9, 0)
     with pytest.raises(InputError):
         inference.weight_bytes(-1, Q_(2, "byte"))
+
+
+def test_decode_step_agrees_with_the_single_formulas():
+    kv = Q_(320, "kB")
+    d = inference.decode_step(70.6e9, Q_(2, "byte"), 8, H100_R, H100_BW, ctx=2048, kv_per_token=kv, devices=2)
+    W = inference.weight_bytes(70.6e9, Q_(2, "byte"))
+    Q = inference.decode_step_bytes(W, 8, 2048, kv)
+    assert d["W"].to("GB").magnitude == pytest.approx(W.to("GB").magnitude)
+    assert d["Q"].to("GB").magnitude == pytest.approx(Q.to("GB").magnitude)
+    assert d["t_memory"].to("ms").magnitude == pytest.approx(inference.token_latency_floor(Q, H100_BW, 2).magnitude)
+    F = inference.decode_flops(70.6e9, 8)
+    assert d["t_compute"].to("ms").magnitude == pytest.approx(inference.compute_time(F, H100_R, 2).magnitude)
+    grid = inference.decode_step(70e9, Q_(2, "byte"), np.array([1, 64, 4096]), H100_R, H100_BW)
+    assert grid["t_step"].magnitude.shape == (3,) and grid["bound"] == "mixed"

@@ -110,20 +110,31 @@ def devices_to_hold(size, capacity):
 
 def decode_step(N, s, B, R_peak, beta_mem, ctx=0, kv_per_token=None, devices=1) -> dict:
     """Everything about one decode step (see the module docstring): W, Q, F, I, t_compute,
-    t_memory, t_step (the max), per-token latency (= t_step), tokens/s for the batch, bound,
-    memory-boundness and utilisation of the peak."""
-    W = weight_bytes(N, s)
-    Q = decode_step_bytes(W, B, ctx, kv_per_token)
-    F = decode_flops(N, B)
-    I = roofline.arithmetic_intensity(F, Q)
-    t_c = compute_time(F, R_peak, devices)
-    t_m = token_latency_floor(Q, beta_mem, devices)
-    t = out(np.maximum(t_c.magnitude, t_m.magnitude), "ms")
+    t_memory, t_step (the max), tokens/s for the batch, bound, memory-boundness and utilisation.
+
+    The inputs are validated once and the formulas above (the same as :func:`weight_bytes`,
+    :func:`decode_step_bytes`, :func:`decode_flops`, :func:`compute_time` and
+    :func:`token_latency_floor`; tests assert they agree) are evaluated on the checked numbers,
+    so a panel can sweep a whole batch grid in one call."""
+    n = magnitude("N", N, "", gt=0)
+    sb = magnitude("s", s, "byte", gt=0)
     b = count("B", B)
+    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
+    bw = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
+    c = magnitude("ctx", ctx, "", ge=0)
+    k = 0.0 if kv_per_token is None else magnitude("kv_per_token", kv_per_token, "byte", ge=0)
+    d = count("devices", devices)
+    W = n * sb + 0.0 * b
+    Q = W + b * c * k
+    F = 2.0 * n * b
+    t_c = F / (d * r)
+    t_m = Q / (d * bw)
+    t = np.maximum(t_c, t_m)
     return {
-        "W": W, "Q": Q, "F": F, "I": I, "t_compute": t_c, "t_memory": t_m, "t_step": t,
-        "tokens_per_s": out(b / (t.magnitude / 1e3), "token/s"),
-        "bound": "memory-bound" if np.all(t_m.magnitude >= t_c.magnitude) else "compute-bound",
-        "memory_boundness": memory_boundness(t_c, t_m),
-        "utilisation": out(t_c.magnitude / t.magnitude, ""),
+        "W": out(W / 1e9, "GB"), "Q": out(Q / 1e9, "GB"), "F": out(F, "FLOP"), "I": out(F / Q, "FLOP/byte"),
+        "t_compute": out(t_c * 1e3, "ms"), "t_memory": out(t_m * 1e3, "ms"), "t_step": out(t * 1e3, "ms"),
+        "tokens_per_s": out(b / t, "token/s"),
+        "bound": "memory-bound" if np.all(t_m >= t_c) else ("compute-bound" if np.all(t_c > t_m) else "mixed"),
+        "memory_boundness": out(np.maximum(0.0, 1.0 - t_c / t_m), ""),
+        "utilisation": out(t_c / t, ""),
     }
