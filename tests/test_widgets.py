@@ -1,0 +1,80 @@
+"""The panel builder without a browser: set a slider, the result recomputes (fleetcalc.widgets)."""
+import ipywidgets as widgets
+import pytest
+
+from fleetcalc import roofline as rl
+from fleetcalc.plots.roofline import roofline_panel
+from fleetcalc.units import Q_
+from fleetcalc.widgets import PANELS, Knob, knob, panel
+
+
+def _example(B, s, R_peak, beta_mem):
+    I = rl.matmul_intensity(B, 4096, 4096, s)
+    return {"I": I, "R": rl.attainable_rate(I, R_peak, beta_mem), "R_peak": R_peak, "beta_mem": beta_mem,
+            "bound": rl.bound_kind(I, R_peak, beta_mem)}
+
+
+def _panel(plot=roofline_panel):
+    return panel(_example,
+                 knobs={"B": knob(1, 1, 512, 1), "s": knob(2, options=[1, 2, 4], unit="byte"),
+                        "R_peak": knob(Q_(100, "TFLOP/s"), 10, 1000, 10, unit="TFLOP/s"),
+                        "beta_mem": knob(2, 0.5, 8, 0.1, unit="TB/s")},
+                 show={"I": ("FLOP/byte", 2), "R": ("TFLOP/s", 1), "bound": None}, plot=plot, title="t")
+
+
+def test_panel_starts_at_book_inputs_and_recomputes():
+    p = _panel()
+    assert isinstance(p, widgets.VBox) and p in PANELS
+    # Eq. 28.6: I = 0.9995 -> "1.00"; bound ~2 TFLOP/s on the abstract device
+    assert "<code>1.00 FLOP/byte</code>" in p.table.value and "<code>2.0 TFLOP/s</code>" in p.table.value
+    p.controls["B"].value = 64  # as a student moves the slider
+    # Eq. 28.7: 62.06 FLOP/byte -> compute-bound at 100 TFLOP/s
+    assert "<code>62.06 FLOP/byte</code>" in p.table.value
+    assert "<code>100.0 TFLOP/s</code>" in p.table.value and "compute-bound" in p.table.value
+    assert p.results["I"].m_as("FLOP/byte") == pytest.approx(62.0606, abs=1e-4)
+    assert p.image.value[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(p.timings) == 2
+
+
+def test_units_reach_compute_as_quantities():
+    p = _panel(plot=None)
+    p.set(beta_mem=4.0, s=1)
+    # ridge moves to 100/4 = 25; with s = 1 B = 64 the intensity doubles (hand: 2*64*4096^2/(4096^2+128*4096))
+    assert p.results["beta_mem"] == Q_(4.0, "TB/s")
+    p.set(B=64)
+    assert p.results["I"].m_as("FLOP/byte") == pytest.approx(2 * 64 * 4096**2 / (4096**2 + 128 * 4096))
+
+
+def test_slider_cannot_leave_its_range():
+    p = _panel(plot=None)
+    p.controls["B"].value = 10_000  # ipywidgets clamps to max
+    assert p.controls["B"].value == 512 and p.results["I"].m_as("FLOP/byte") > 100
+
+
+def test_invalid_combination_shows_message_not_traceback():
+    def compute(x):
+        return {"y": rl.ridge_point(Q_(x, "TFLOP/s"), Q_(1, "TB/s"))}
+
+    p = panel(compute, knobs={"x": knob(1, 0, 10, 1)}, show={"y": ("FLOP/byte", 1)})
+    p.controls["x"].value = 0
+    assert "R_peak must be &gt; 0" in p.message.value
+    assert "1.0 FLOP/byte" in p.table.value  # last valid result kept
+
+
+def test_knob_validation_and_reachable_values():
+    with pytest.raises(ValueError, match="must lie in"):
+        knob(20, 1, 10, 1)
+    with pytest.raises(ValueError, match="options"):
+        knob(3, options=[1, 2])
+    with pytest.raises(ValueError, match="needs unit"):
+        knob(Q_(2, "TB/s"), 1, 3, 0.1)
+    k = knob(1, 1, 512, 1)
+    assert isinstance(k, Knob) and k.is_int and k.values()[0] == 1 and k.values()[-1] == 512
+    assert knob(2, options={"a": 1, "b": 2}).values() == [1, 2]
+    lk = knob(1, 0.01, 100, log=True)
+    assert lk.values()[0] == pytest.approx(0.01) and lk.values()[-1] == pytest.approx(100)
+
+
+def test_panel_rejects_knobs_compute_does_not_take():
+    with pytest.raises(TypeError, match=r"no parameter\(s\) \['zz'\]"):
+        panel(lambda x: {"x": x}, knobs={"x": knob(1, 0, 2, 1), "zz": knob(1, 0, 2, 1)})
