@@ -207,3 +207,13 @@ def test_notation_laws_small():
     close(s.compressed_payload(Q_(350, "GB"), 4), 87.5, "GB")  # line 390
     with pytest.raises(InputError, match="r_comp"):
         s.compressed_payload(Q_(1, "GB"), 0.5)
+
+
+def test_barrier_vs_independent():
+    # Ch. 1 line 724: one worker 10 % slower (time x 1.1) -> barrier throughput 1/1.1 = 0.909
+    assert s.barrier_throughput(10_000, 0.1).magnitude == pytest.approx(1 / 1.1)
+    # independent tasks lose only that worker's share: (9999 + 1/1.1) / 10000
+    assert s.independent_throughput(10_000, 0.1).magnitude == pytest.approx((9999 + 1 / 1.1) / 10_000)
+    assert s.barrier_throughput(8, 0.5, n_slow=0).magnitude == 1.0
+    with pytest.raises(InputError, match="n_slow"):
+        s.barrier_throughput(4, 0.1, n_slow=5)

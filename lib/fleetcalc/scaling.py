@@ -45,6 +45,8 @@ __all__ = [
     "loggp_message_time", "loggp_burst_time", "loggp_alpha_beta", "storage_utilization",
     # other laws of the notation conventions
     "degraded_accuracy", "needs_retraining", "devices_3d", "compressed_payload",
+    # barrier vs independent tasks
+    "barrier_throughput", "independent_throughput",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -507,3 +509,31 @@ def compressed_payload(M, r_comp):
     m = magnitude("M", M, "byte", ge=0)
     r = magnitude("r_comp", r_comp, "", ge=1)
     return out(m / r, "byte")
+
+
+# --------------------------------------------------------------------------------------------
+# barrier synchronisation vs independent tasks (Ch. 1 line 724, Figure 1.4)
+
+
+def _slowdowns(N, slowdown, n_slow):
+    n = count("N", N)
+    sl = magnitude("slowdown", slowdown, "", ge=0)
+    k = count("n_slow", n_slow, ge=0)
+    if np.any(k > n):
+        raise InputError(f"n_slow must be <= N = {N}; got {n_slow}")
+    return n, sl, k
+
+
+def barrier_throughput(N, slowdown, n_slow=1):
+    """Cluster throughput relative to ideal when n_slow of N workers take (1 + slowdown) times as
+    long and every step waits at a barrier: 1 / (1 + slowdown) if any worker is slow (Ch. 1
+    line 724: "a 10 % slower node slows the whole cluster by 10 %")."""
+    n, sl, k = _slowdowns(N, slowdown, n_slow)
+    return out(np.where(k > 0, 1.0 / (1.0 + sl), 1.0) + 0.0 * n, "")
+
+
+def independent_throughput(N, slowdown, n_slow=1):
+    """Throughput relative to ideal when workers run independent tasks (MapReduce, Figure 1.4):
+    the slow workers lose only their own share, (N - n_slow + n_slow / (1 + slowdown)) / N."""
+    n, sl, k = _slowdowns(N, slowdown, n_slow)
+    return out((n - k + k / (1.0 + sl)) / n, "")
