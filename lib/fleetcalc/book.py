@@ -67,14 +67,15 @@ def _shown(v: float, target: Quantity, half_ulp: float, printed: str) -> str:
     """The recomputed value, in the book's unit and notation, with one more digit than printed."""
     m = _NUMBER.match(printed)
     exp = int(m.group("exp") or 0) if m else 0
-    places = _decimals(half_ulp) + 1
     unit_text = _unit_text(printed)
     if exp:
-        body = f"{v / 10.0**exp:.{max(places + exp, 0)}f}×10^{exp}"
+        mantissa = m.group("num")
+        places = (len(mantissa.split(".")[1]) if "." in mantissa else 0) + 1
+        body = f"{v / 10.0**exp:.{places}f}×10^{exp}"
     elif v != 0 and (abs(v) >= 1e9 or abs(v) < 1e-5):
         body = f"{v:.4e}"
     else:
-        body = f"{v:.{places}f}"
+        body = f"{v:.{_decimals(half_ulp) + 1}f}"
     return f"{body} {unit_text}".strip()
 
 

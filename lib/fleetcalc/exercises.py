@@ -124,13 +124,17 @@ def _magnitude_in(value, unit: str):
     return float(value)
 
 
-def check(ex_id: str, part: str, answer) -> None:
+def check(ex_id: str, part: str, answer, inputs: dict | None = None) -> None:
     """Print whether ``answer`` to ``part`` of exercise ``ex_id`` is right (see :func:`grade`)."""
-    print(grade(ex_id, part, answer).message)
+    print(grade(ex_id, part, answer, inputs=inputs).message)
 
 
-def grade(ex_id: str, part: str, answer) -> Result:
-    """Grade ``answer`` to ``part`` of exercise ``ex_id`` without printing."""
+def grade(ex_id: str, part: str, answer, inputs: dict | None = None) -> Result:
+    """Grade ``answer`` to ``part`` of exercise ``ex_id`` without printing.
+
+    ``inputs`` overrides some of the exercise's inputs (a seeded variant); the expected answer is
+    recomputed from them.
+    """
     ex = exercise(ex_id)
     if part not in ex.answers:
         raise KeyError(f"exercise {ex_id} has no part {part!r}; parts: {list(ex.answers)}")
@@ -140,7 +144,9 @@ def grade(ex_id: str, part: str, answer) -> Result:
     if answer is ... or answer is None:
         res = Result("unanswered", f"… Exercise {ex_id}, {label}: not answered yet: replace ... with your answer{unit_note}.")
         return res
-    want = _magnitude_in(ex.expected(part), spec.unit)
+    want = _magnitude_in(ex.expected(part, **(inputs or {})), spec.unit)
+    if inputs:
+        label = f"{label} (your variant)"
     try:
         got = _magnitude_in(answer, spec.unit)
     except (pint.DimensionalityError, TypeError, ValueError):
