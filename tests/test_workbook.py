@@ -42,7 +42,7 @@ def test_notebook_conventions(path):
 
 @pytest.mark.parametrize("path", SOURCES, ids=IDS)
 def test_catalog_paths_used_by_notebooks_resolve(path):
-    used = re.findall(r"""\bhw\(\s*["']([\w.]+)["']""", path.read_text(encoding="utf-8"))
+    used = re.findall(r"""\bhw\(\s*["']([\w.]+)["']\s*[,)]""", path.read_text(encoding="utf-8"))
     missing = [u for u in used if u not in entries()]
     assert not missing, f"catalog entries used but not defined: {missing}"
 
