@@ -1,0 +1,257 @@
+"""The live experience, end to end: JupyterLab from .venv, driven in Debian's headless Chromium.
+
+What a student does, done by Playwright through the UI only:
+1. open (a copy of) chapters/ch28/28_3_roofline.ipynb, Run > Run All Cells, move the batch slider
+   of the Example 27.1 panel one step with the keyboard, and see its result table change to
+   exactly what fleetcalc computes for the new batch (formatted as the panel formats it);
+2. open (a copy of) exercises/ch28/ex28_02_03.ipynb, type an answer into the B_min cell, run it
+   and get "✓ ... correct" for 52 and "✗" for 51 (Exercise 28.2: I(B) >= 50 FLOP/byte with
+   d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook).
+
+Nothing in the repository changes: the notebooks are copied into a temporary root dir, and the
+server's settings, workspaces and runtime files live there too. Screenshots go to
+artifacts/screenshots/ (gitignored). Needs /usr/bin/chromium (tools/ensure_browser.sh; `make test`
+runs it first) and the playwright package; never `playwright install`. Selectors and flags:
+/work/shared/notes/toolchain.md §7.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "artifacts" / "screenshots"
+ROOFLINE_NB = ROOT / "chapters" / "ch28" / "28_3_roofline.ipynb"
+EXERCISE_NB = ROOT / "exercises" / "ch28" / "ex28_02_03.ipynb"
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+KERNEL_IDLE = re.compile(r"Python 3 \(ipykernel\)\s*\|\s*Idle")
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is missing: run tools/ensure_browser.sh", allow_module_level=True)
+for _nb in (ROOFLINE_NB, EXERCISE_NB):
+    if not _nb.exists():
+        pytest.skip(f"{_nb.relative_to(ROOT)} is missing", allow_module_level=True)
+
+expect = sync_api.expect
+expect.set_options(timeout=45_000)   # Run All on a busy 2-core machine takes a while
+
+
+def _python() -> str:
+    venv = ROOT / ".venv" / "bin" / "python"
+    return str(venv) if venv.exists() else sys.executable
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _api(base: str, token: str, path: str, method: str = "GET", timeout: float = 2.0):
+    req = urllib.request.Request(f"{base}{path}?token={token}", method=method,
+                                 data=b"" if method == "POST" else None)
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
+        return resp.status, resp.read()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on 127.0.0.1 with a random token and everything in a temp dir."""
+    tmp = tmp_path_factory.mktemp("live_lab")
+    root = tmp / "root"
+    root.mkdir()
+    for nb in (ROOFLINE_NB, EXERCISE_NB):
+        shutil.copy(nb, root / nb.name)
+    settings = tmp / "settings"
+    notif = settings / "@jupyterlab" / "apputils-extension"
+    notif.mkdir(parents=True)
+    # without this the "news" toast covers the page
+    (notif / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+               IPYTHONDIR=str(tmp / "ipython"), MPLCONFIGDIR=str(tmp / "mpl"), JUPYTER_PLATFORM_DIRS="1")
+    port, token = _free_port(), secrets.token_hex(16)
+    cmd = [_python(), "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+           f"--LabApp.user_settings_dir={settings}", f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
+           "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = open(tmp / "server.log", "wb")
+    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+
+    def wait_ready():
+        deadline = time.monotonic() + 90
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyterlab exited with {proc.returncode}:\n{(tmp / 'server.log').read_text()[-3000:]}")
+            try:
+                if _api(base, token, "/api/status")[0] == 200:
+                    _t("server ready")
+                    return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"jupyterlab did not answer within 90 s:\n{(tmp / 'server.log').read_text()[-3000:]}")
+            time.sleep(0.25)
+
+    try:  # the caller waits (wait_ready) after launching the browser meanwhile
+        yield {"base": base, "token": token, "root": root, "wait_ready": wait_ready}
+    finally:
+        try:  # a SIGTERM while a kernel starts can hang the server: ask it to stop instead
+            _api(base, token, "/api/shutdown", method="POST", timeout=5)
+        except Exception:
+            pass
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+_T0 = time.monotonic()
+
+
+def _t(msg):
+    if os.environ.get("LIVE_LAB_TIMES"):
+        print(f"[{time.monotonic() - _T0:6.1f} s] {msg}", flush=True)
+
+
+@pytest.fixture(scope="module")
+def page(lab, browser):
+    """One JupyterLab page for both tests (loading the app is the slow part on a busy machine)."""
+    lab["wait_ready"]()                                          # the server started before the browser
+    pg = browser.new_page(viewport={"width": 1400, "height": 1000})
+    pg.set_default_timeout(45_000)
+    pg.goto(f"{lab['base']}/lab/workspaces/live?reset&token={lab['token']}")
+    expect(pg.locator(".jp-DirListing-item").first).to_be_visible(timeout=90_000)
+    _t("lab loaded")
+    yield pg
+    pg.close()
+
+
+def _open(page, name: str):
+    """Open ``name`` from the file browser, as a student would, and wait for its kernel."""
+    page.locator(".jp-DirListing-item", has_text=name).dblclick()
+    statusbar = page.locator(".jp-StatusBar-TextItem", has_text=name).first
+    expect(statusbar).to_be_visible(timeout=60_000)          # the new tab is the active one
+    expect(page.locator(".jp-StatusBar-TextItem", has_text=KERNEL_IDLE).first).to_be_visible(timeout=90_000)
+    _t(f"{name}: kernel idle")
+
+
+def _run_all(page):
+    page.locator(".lm-MenuBar-item", has_text=re.compile(r"^Run$")).click()
+    page.locator("li[data-command='runmenu:run-all']").click()
+
+
+def _shot(page, name: str):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def _table_rows(table) -> list[tuple[str, str]]:
+    rows = table.evaluate(
+        "t => Array.from(t.querySelectorAll('tr')).map(r => Array.from(r.querySelectorAll('td')).map(c => c.innerText.trim()))")
+    return [tuple(r) for r in rows]
+
+
+def _expected_rows(B: int) -> list[tuple[str, str]]:
+    """Example 27.1's result table for batch B at the panel's other starting inputs, computed here
+    with fleetcalc and formatted with fmt(value, unit, decimals), as the panel's show= spec says."""
+    from fleetcalc import roofline
+    from fleetcalc.units import Q_, fmt
+
+    d, s = 4096, Q_(2, "byte")                                   # Example 27.1: d = n = 4096, FP16
+    R_peak, beta_mem = Q_(100, "TFLOP/s"), Q_(2, "TB/s")        # the abstract device, Ch. 28 §28.3
+    I = roofline.matmul_intensity(B, d, d, s)
+    t = roofline.time_lower_bound(roofline.matmul_flops(B, d, d), roofline.matmul_bytes(B, d, d, s),
+                                  R_peak, beta_mem)
+    return [
+        ("intensity I (Eq. 28.4)", fmt(I, "FLOP/byte", 2)),
+        ("ridge I* (Eq. 28.3)", fmt(roofline.ridge_point(R_peak, beta_mem), "FLOP/byte", 1)),
+        ("attainable R (Eq. 28.2)", fmt(roofline.attainable_rate(I, R_peak, beta_mem), "TFLOP/s", 2)),
+        ("time bound t (Eq. 28.2)", fmt(t, "us", 2)),
+        ("bound", str(roofline.bound_kind(I, R_peak, beta_mem))),
+    ]
+
+
+def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
+    _open(page, ROOFLINE_NB.name)
+    _run_all(page)
+    out = page.locator(".jp-OutputArea-output", has_text="Example 27.1: Y = XW").first
+    table = out.locator(".widget-html-content table").first
+    expect(table).to_contain_text("intensity I (Eq. 28.4)")
+    # the table starts at the book's inputs (B = 1)
+    assert _table_rows(table) == _expected_rows(1)
+    slider = out.locator(".widget-slider").first
+    expect(slider).to_contain_text("batch B")
+    expect(slider.locator(".widget-readout")).to_have_text("1")
+    image_before = out.locator("img").first.get_attribute("src")
+    out.scroll_into_view_if_needed()
+    _shot(page, "live_lab_roofline_B1")
+
+    slider.locator(".noUi-handle").focus()
+    page.keyboard.press("ArrowRight")                       # one step: B = 2
+    expect(slider.locator(".widget-readout")).to_have_text("2")
+    want = _expected_rows(2)
+    expect(table).to_contain_text(want[0][1])               # waits for the kernel's answer
+    assert _table_rows(table) == want
+    assert want != _expected_rows(1)
+    expect(out.locator("img").first).not_to_have_attribute("src", image_before)  # the plot moved too
+    _shot(page, "live_lab_roofline_B2")
+    _t("roofline done")
+
+
+def _answer_and_run(page, cell, line: str):
+    editor = cell.locator(".cm-content").first
+    editor.click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("Shift+End")
+    page.keyboard.type(line)                                    # no brackets: no auto-closing
+    page.keyboard.press("Control+Enter")                        # run this cell, stay on it
+
+
+def test_exercise_check_feedback(page):
+    _open(page, EXERCISE_NB.name)
+    _run_all(page)
+    cells = page.locator(".jp-NotebookPanel", has_text="Exercises 28.2 and 28.3").locator(".jp-CodeCell")
+    expect(cells.filter(has_text="B_min = ...")).to_have_count(1)
+    index = next(i for i, text in enumerate(cells.all_inner_texts()) if "B_min = ..." in text)
+    cell = cells.nth(index)                                  # stays put when its text changes
+    output = cell.locator(".jp-OutputArea-output")
+    expect(output).to_contain_text("not answered yet")       # the fresh notebook runs cleanly
+    _answer_and_run(page, cell, "B_min = 52")
+    expect(output).to_contain_text(re.compile(r"✓ Exercise 28\.2.*= 52: correct"))
+    cell.scroll_into_view_if_needed()
+    _shot(page, "live_lab_exercise_correct")
+
+    _answer_and_run(page, cell, "B_min = 51")
+    expect(output).to_contain_text(re.compile(r"✗ Exercise 28\.2.*= 51 is too small"))
+    _shot(page, "live_lab_exercise_wrong")
+    _t("exercise done")
