@@ -99,11 +99,12 @@ def stall_cost(budget, comm_fraction, slowdown):
 
 
 def utilization(compute, comm):
-    """Busy fraction of a step without overlap: compute / (compute + comm) (Vol. 2 Ch. 3 §3.1,
-    Fig. 3.3, line 2547)."""
+    """Busy fraction of a step without overlap: compute / (compute + comm) = 1 - the stall
+    fraction of :func:`fleetcalc.node.stall_fraction` (Vol. 2 Ch. 3 §3.1, Fig. 3.3, line 2547)."""
+    from .node import stall_fraction
+
     c = magnitude("compute", compute, "s", gt=0)
-    n = magnitude("comm", comm, "s", ge=0)
-    return out(c / (c + n), "")
+    return out(1.0 - stall_fraction(comm, Q_(c, "s")).magnitude, "")
 
 
 def barrier_waste(gpus, delay):
