@@ -99,3 +99,11 @@ def test_ring_time_grows_with_p(p, m, a, b):
 def test_overlap_bounds(tc, tn, f):
     t = step_time_with_overlap(Q_(tc, "s"), Q_(tn, "s"), Q_(f * min(tc, tn), "s")).magnitude
     assert max(tc, tn) - 1e-9 <= t <= tc + tn + 1e-9
+
+
+def test_cut_bound_exercise_28_7():
+    # hand: 32 x 32 x 16 MiB / 50 GB/s = 0.34359738368 s; port sum 64 x 50 GB/s = 3200 GB/s
+    from fleetcalc.collectives import alltoall_cut_time, port_bandwidth_sum
+    t = alltoall_cut_time(32, 32, Q_(16, "MiB"), Q_(50, "GB/s"))
+    assert t.to("s").magnitude == pytest.approx(32 * 32 * 16 * 2**20 / 50e9)
+    assert port_bandwidth_sum(64, Q_(50, "GB/s")).to("GB/s").magnitude == pytest.approx(3200)

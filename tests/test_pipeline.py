@@ -48,3 +48,12 @@ def test_interval_is_slowest_stage(ts):
     assert P.pipeline_interval(q).to("ms").magnitude == pytest.approx(max(ts))
     assert P.serial_time(q).to("ms").magnitude == pytest.approx(sum(ts))
     assert P.pipeline_interval(q).magnitude <= P.serial_time(q).magnitude + 1e-12
+
+
+def test_numa_path_exercise_28_4():
+    # Exercise 28.4: pages on node 1, thread and GPU on node 0 -> two socket-link crossings
+    hops, cross = P.numa_data_path(1, 0, 0)
+    assert cross == 2 and len(hops) == 3
+    assert P.numa_data_path(0, 0, 0)[1] == 0
+    with pytest.raises(InputError):
+        P.numa_data_path(2, 0, 0)

@@ -14,7 +14,7 @@ from .validate import InputError, count, magnitude, out
 
 __all__ = [
     "serial_time", "pipeline_interval", "first_batch_time", "pipelined_total_time",
-    "serial_total_time", "bottleneck_stage", "merge_stages", "buffer_depth", "consumption_rate",
+    "serial_total_time", "bottleneck_stage", "merge_stages", "buffer_depth", "consumption_rate", "numa_data_path",
 ]
 
 
@@ -95,3 +95,25 @@ def buffer_depth(r_b, J):
     r = magnitude("r_b", r_b, "batch/s", ge=0)
     j = magnitude("J", J, "s", ge=0)
     return out(r * j, "batch")
+
+
+def numa_data_path(page_node, thread_node, gpu_node):
+    """Hops a batch takes from host pages to the GPU on a two-socket host (Ch. 28 §28.4,
+    Exercise 28.4): the worker thread reads the pages (remote if on another node), then the copy
+    goes from the pages' node to the GPU's PCIe root (crossing the socket link if they differ).
+
+    Returns (hops, cross_socket) where hops is a list of (from, to) labels.
+    """
+    nodes = {}
+    for name, v in (("page_node", page_node), ("thread_node", thread_node), ("gpu_node", gpu_node)):
+        k = count(name, v, ge=0)
+        if k not in (0, 1):
+            raise InputError(f"{name} must be 0 or 1 (a two-socket host); got {v}")
+        nodes[name] = int(k)
+    pg, th, gp = nodes["page_node"], nodes["thread_node"], nodes["gpu_node"]
+    hops = [(f"memory NUMA {pg}", f"CPU NUMA {th} (worker reads pages)")]
+    if pg != gp:
+        hops.append((f"memory NUMA {pg}", f"socket link to NUMA {gp}"))
+    hops.append((f"NUMA {gp} PCIe root", f"GPU (NUMA {gp})"))
+    cross = int(pg != th) + int(pg != gp)
+    return hops, cross

@@ -97,3 +97,29 @@ def overlap_panel(ax, inputs, results):
 
     update(inputs, results)
     return update
+
+
+def cut_panel(ax, inputs, results):
+    """Bars (GB/s): the sum of host ports vs the cut between two racks; and the all-to-all time vs
+    a neighbour exchange (Exercise 28.7). Needs ``port_sum``, ``cut``, ``t_a2a``, ``t_neigh``."""
+    bars = ax.bar(["sum of ports", "cut"], [1, 1], color=["#9db4cf", "#c0392b"])
+    ax.set_ylabel("GB/s (log)")
+    ax.set_yscale("log")
+    ax2 = ax.inset_axes([0.58, 0.45, 0.4, 0.5])
+    tb = ax2.bar(["all-to-all", "neighbour"], [1, 1], color=["#e15759", "#59a14f"])
+    ax2.set_yscale("log")
+    ax2.set_title("time (ms)", fontsize=8)
+    ax2.tick_params(labelsize=7)
+
+    def update(inputs, res):
+        v = [res["port_sum"].to("GB/s").magnitude, res["cut"].to("GB/s").magnitude]
+        for b, h in zip(bars, v):
+            b.set_height(h)
+        ax.set_ylim(min(v) / 3, max(v) * 3)
+        t = [res["t_a2a"].to("ms").magnitude, res["t_neigh"].to("ms").magnitude]
+        for b, h in zip(tb, t):
+            b.set_height(h)
+        ax2.set_ylim(min(t) / 3, max(t) * 3)
+
+    update(inputs, results)
+    return update

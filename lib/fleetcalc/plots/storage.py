@@ -95,3 +95,23 @@ def restore_panel(ax, inputs, results):
 
     update(inputs, results)
     return update
+
+
+def commit_panel(ax, inputs, results):
+    """The newest step's 64 shards as a grid (written, missing, corrupt) and the step a restore
+    picks (Exercise 28.10). Needs ``grid`` (2-D int array: 0 missing, 1 written, 2 corrupt),
+    ``restored`` and ``committed`` (bool)."""
+    from matplotlib.colors import ListedColormap
+
+    cmap = ListedColormap(["#dddddd", "#59a14f", "#c0392b"])
+    im = ax.imshow(results["grid"], cmap=cmap, vmin=0, vmax=2)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+    def update(inputs, res):
+        im.set_data(res["grid"])
+        ax.set_title(f"newest step: {'committed' if res['committed'] else 'NOT committed'} | "
+                     f"restore uses step {res['restored']}\n(grey: not written, green: ok, red: bad digest)", fontsize=8)
+
+    update(inputs, results)
+    return update
