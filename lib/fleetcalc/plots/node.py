@@ -90,7 +90,7 @@ def failure_curves(ax, inputs, results):
     ax2 = ax.twinx()
     (fline,) = ax2.plot(results["n_curve"], _mag(results["f_curve"]), color="#7f7f7f", ls="--", label="expected failures")
     ax.set_xscale("log")
-    ax.set_xlabel("number of nodes")
+    ax.set_xlabel(results.get("xlabel", "number of nodes"))
     ax.set_ylabel("P(at least one failure) (%)")
     ax2.set_ylabel("expected failures in window")
     ax.set_ylim(0, 105)
