@@ -1,0 +1,191 @@
+"""The built sites in a real browser: Debian's headless Chromium driven by Playwright.
+
+Never downloads a browser (tools/ensure_browser.sh installs /usr/bin/chromium; `make test` runs
+it). The site is served from _build/ on 127.0.0.1 by http.server in a thread, and every request
+that leaves 127.0.0.1 is blocked and recorded (the pages must not need the internet).
+
+Per page: it loads; console errors are limited to a short named allow-list; each saved widget
+panel renders in the DOM (.widget-slider, ...); every `[✓ book]` line the notebook printed is
+visible in the page text (on the instructor site the folded solution cells hold theirs in the
+DOM); internal links resolve. Screenshots of a few pages go to artifacts/screenshots/.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlparse
+
+import pytest
+
+from test_site import ROOT, SITES, WIDGET_VIEW, built_sites, expected_pages, ledger_lines  # noqa: F401
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SHOTS = ROOT / "artifacts" / "screenshots"
+
+# Console messages of type "error" (and uncaught page errors) that are known and harmless.
+ALLOWED_CONSOLE_ERRORS = {
+    # Jupyter Book 1 writes the inline thebe config twice (site/_ext/workbook_site.py removes the
+    # duplicate, but keep it allowed in case a theme update brings it back).
+    "THEBE_JS_URL": re.compile(r"Identifier 'THEBE_JS_URL' has already been declared"),
+    # pydata-sphinx-theme on a first visit (nothing in localStorage yet): it then picks "auto".
+    "theme mode": re.compile(r"Got invalid theme mode"),
+}
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium: run tools/ensure_browser.sh")
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built_sites):
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(ROOT / "_build")))
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/"
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def pages_to_visit(site: str) -> list[str]:
+    """Student site: every page. Instructor site: the pages that differ (landing, solutions,
+    instructor pages, the generated reference pages); its chapter pages are the student ones plus
+    a note and are covered there."""
+    root = ROOT / "_build" / site
+    every = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.html")
+                   if not p.relative_to(root).parts[0].startswith(("_", ".")) and p.name not in ("genindex.html", "search.html"))
+    if site == "student":
+        return every
+    return [p for p in every if p.startswith(("solutions/", "instructor/", "reference/")) or p == "index.html"]
+
+
+def source_notebook(rel_html: str) -> Path | None:
+    nb = ROOT / Path(rel_html).with_suffix(".ipynb")
+    return nb if nb.is_file() else None
+
+
+def visit(browser, url: str):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors, external = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    origin = "{0.scheme}://{0.netloc}/".format(urlparse(url))
+
+    def route(r):
+        if r.request.url.startswith(origin) or r.request.url.startswith(("data:", "blob:")):
+            return r.continue_()
+        external.append(r.request.url)
+        return r.abort()
+
+    page.route("**/*", route)
+    resp = page.goto(url, wait_until="load", timeout=90_000)
+    assert resp is not None and resp.ok, f"{url}: HTTP {resp.status if resp else '?'}"
+    return page, errors, external
+
+
+def check_page(browser, server, site, rel):
+    url = f"{server}{site}/{rel}"
+    page, errors, external = visit(browser, url)
+    try:
+        nb = source_notebook(rel)
+        views = page.locator(f'script[type="{WIDGET_VIEW}"]').count()
+        if views:
+            # embed.js renders each saved view next to its script tag
+            js = f"""n => Array.from(document.querySelectorAll('script[type="{WIDGET_VIEW}"]'))
+                       .filter(s => s.parentElement.querySelector('.jupyter-widgets')).length >= n"""
+            try:
+                page.wait_for_function(js, arg=views, timeout=60_000)
+            except Exception:
+                pass
+            rendered = page.evaluate(js.replace(">= n", "").replace("n =>", "() =>"))
+            assert rendered == views, f"{url}: {views - rendered} of {views} panels did not render"
+            assert page.locator(".widget-slider, .widget-dropdown, .widget-readout").count() > 0, f"{url}: no controls"
+        if nb is not None:
+            main = page.inner_text("main")
+            main_norm = re.sub(r"\s+", " ", main)
+            dom_norm = re.sub(r"\s+", " ", page.evaluate("() => document.querySelector('main').textContent"))
+            for line in ledger_lines(nb):
+                if not line.startswith("[✓ book]"):
+                    continue
+                want = re.sub(r"\s+", " ", line)
+                if site == "student" or not rel.startswith("solutions/"):
+                    assert want in main_norm, f"{url}: checked number not visible: {line}"
+                else:
+                    assert want in dom_norm, f"{url}: checked number missing: {line}"
+        page.wait_for_timeout(300)
+        bad = [e for e in errors if not any(p.search(e) for p in ALLOWED_CONSOLE_ERRORS.values())]
+        assert not bad, f"{url}: console errors {bad}"
+        assert not external, f"{url}: requests to the internet {external[:5]}"
+        hrefs = page.evaluate("() => Array.from(document.querySelectorAll('a[href]')).map(a => a.href)")
+        return page, hrefs
+    except Exception:
+        page.close()
+        raise
+
+
+def check_links(site: str, rel: str, hrefs: list[str], server: str) -> list[str]:
+    broken = []
+    base = f"{server}{site}/"
+    for h in hrefs:
+        if not h.startswith(base):
+            continue
+        target, frag = urldefrag(h)
+        path = ROOT / "_build" / site / target[len(base):]
+        if path.is_dir():
+            path = path / "index.html"
+        if not path.is_file():
+            broken.append(h)
+        elif frag and path.suffix == ".html":
+            if not re.search(rf'id="{re.escape(frag)}"', path.read_text(encoding="utf-8")):
+                broken.append(h)
+    return broken
+
+
+SCREENSHOTS = {
+    ("student", "index.html"): "student_landing.png",
+    ("student", "chapters/ch28/28_3_roofline.html"): "student_roofline.png",
+    ("student", "reference/ledger.html"): "student_ledger.png",
+    ("student", "reference/glossary.html"): "student_glossary.png",
+    ("instructor", "index.html"): "instructor_landing.png",
+}
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_every_page_in_the_browser(built_sites, server, browser, site):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    visited, broken = 0, {}
+    shot_solution = site == "instructor"
+    for rel in pages_to_visit(site):
+        page, hrefs = check_page(browser, server, site, rel)
+        try:
+            name = SCREENSHOTS.get((site, rel))
+            if name is None and shot_solution and rel.startswith("solutions/"):
+                name, shot_solution = "instructor_solution.png", False
+            if name:
+                page.screenshot(path=str(SHOTS / name))
+        finally:
+            page.close()
+        b = check_links(site, rel, hrefs, server)
+        if b:
+            broken[rel] = b
+        visited += 1
+    assert visited >= (len(expected_pages("student")) if site == "student" else 5)
+    assert not broken, f"broken internal links: {broken}"

@@ -1,0 +1,560 @@
+"""Build the workbook's static sites (Jupyter Book 1.x) and its JupyterLite site from book.yml.
+
+    python tools/site.py build [--site student|instructor|all] [--jobs N]   # -> _build/<site>/
+    python tools/site.py lite                                               # -> _build/lite/
+    python tools/site.py stage [--site ...]                                 # only write _build/.stage/
+
+What `build` does, per site (student, instructor):
+1. expands the globs of book.yml (a new notebook appears without editing it) into a staging
+   folder _build/.stage/<site>/: the executed .ipynb of every notebook (its .md twin is left out),
+   plain .md pages, site/index.md as the landing page, site/_static/;
+   * every page with panels gets a note that a slider needs a running kernel;
+   * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
+   * instructor site: solutions/ included, each solution folded (click to show);
+2. writes the generated pages (number ledger, errata, glossary, notation: tools/reference_pages.py);
+3. copies the widget and MathJax JavaScript (npm packages, cached under _build/.cache/) into
+   _static/, so the pages never load code from a CDN;
+4. writes _config.yml and _toc.yml into the staging folder and runs Sphinx with warnings as
+   errors (-W --keep-going). Warnings go to _build/<site>.warnings.txt; any warning fails.
+Staged files are only rewritten when their content changes, so a rebuild is incremental.
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import fnmatch
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILD = ROOT / "_build"
+STAGE = BUILD / ".stage"
+CACHE = BUILD / ".cache"
+SITES = ("student", "instructor")
+NOTEBOOK_EXT = (".ipynb", ".md")
+ASSET_EXT = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".csv", ".json", ".toml", ".txt"}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+KERNEL_NOTE_TAG = "site-kernel-note"
+
+sys.path.insert(0, str(ROOT / "tools"))
+
+
+def load_book(path: Path | None = None) -> dict:
+    with open(path or ROOT / "book.yml", encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+# ----------------------------------------------------------------------------- the page plan
+
+@dataclass
+class Page:
+    src: Path | None        # repository file (None: generated)
+    doc: str                # docname in the site (path without extension)
+    ext: str                # ".ipynb" or ".md"
+    kind: str               # "chapter" | "exercise" | "solution" | "page" | "stub" | "generated"
+    text: str = ""          # content for stubs
+
+
+@dataclass
+class Chapter:
+    head: Page
+    sections: list[Page] = field(default_factory=list)
+
+
+@dataclass
+class Part:
+    caption: str
+    chapters: list[Chapter]
+
+
+def _kind(rel: str) -> str:
+    top = rel.split("/", 1)[0]
+    return {"chapters": "chapter", "exercises": "exercise", "solutions": "solution"}.get(top, "page")
+
+
+def _notebooks(pattern: str) -> list[Path]:
+    """Files matching ``pattern`` that are pages, one per stem: the executed .ipynb when it exists."""
+    by_stem: dict[Path, Path] = {}
+    for name in sorted(glob.glob(str(ROOT / pattern))):
+        p = Path(name)
+        if not p.is_file() or p.suffix not in NOTEBOOK_EXT or p.name.startswith(("_", ".")):
+            continue
+        if p.name.lower() in ("readme.md",):
+            continue
+        stem = p.with_suffix("")
+        if stem not in by_stem or p.suffix == ".ipynb":
+            by_stem[stem] = p
+    return [by_stem[s] for s in sorted(by_stem)]
+
+
+def _page(p: Path) -> Page:
+    rel = p.relative_to(ROOT).as_posix()
+    return Page(p, rel.rsplit(".", 1)[0], p.suffix, _kind(rel))
+
+
+def _is_intro(p: Path) -> bool:
+    return p.stem in ("00_intro", "index", "intro")
+
+
+def _chapter_from_files(files: list[Path], folder: Path, title: str | None) -> list[Chapter]:
+    pages = [_page(p) for p in files]
+    intro = [pg for pg, p in zip(pages, files) if _is_intro(p)]
+    rest = [pg for pg, p in zip(pages, files) if not _is_intro(p)]
+    if intro:
+        return [Chapter(intro[0], intro[1:] + rest)]
+    if title:
+        doc = (folder.relative_to(ROOT) / "index").as_posix()
+        stub = Page(None, doc, ".md", "stub",
+                    text=f"# {title}\n\nThe notebooks of this chapter, in reading order:\n\n"
+                         "```{tableofcontents}\n```\n")
+        return [Chapter(stub, rest)]
+    return [Chapter(pg) for pg in pages]
+
+
+def plan(book: dict, site: str) -> list[Part]:
+    """The table of contents of one site: parts, chapters, pages (globs expanded now)."""
+    titles = book.get("chapter_titles", {})
+    order = list(titles)
+    parts = []
+    for part in book["parts"]:
+        if site not in part.get("sites", SITES):
+            continue
+        chapters: list[Chapter] = []
+        for entry in part["chapters"]:
+            if "file" in entry:
+                doc = entry["file"]
+                chapters.append(Chapter(Page(None, doc, ".md", "generated")))
+            elif "glob" in entry:
+                files = _notebooks(entry["glob"])
+                if files:
+                    folder = files[0].parent
+                    chapters += _chapter_from_files(files, folder, entry.get("title") or titles.get(folder.name))
+            elif "group" in entry:
+                folders = [Path(d) for d in glob.glob(str(ROOT / entry["group"])) if Path(d).is_dir()]
+                folders.sort(key=lambda d: (order.index(d.name) if d.name in order else len(order), d.name))
+                for d in folders:
+                    files = _notebooks(str((d / "*").relative_to(ROOT)))
+                    if files:
+                        title = entry.get("prefix", "") + titles.get(d.name, d.name)
+                        chapters += _chapter_from_files(files, d, title)
+            else:
+                raise ValueError(f"book.yml: a chapter entry needs file, glob or group: {entry}")
+        if chapters:
+            parts.append(Part(part["caption"], chapters))
+    return parts
+
+
+def all_pages(parts: list[Part]) -> list[Page]:
+    return [pg for part in parts for ch in part.chapters for pg in [ch.head, *ch.sections]]
+
+
+# ----------------------------------------------------------------------------- transforms
+
+def _fence(text: str, char: str = "`") -> str:
+    longest = max((len(m) for m in re.findall(re.escape(char) + "{3,}", text)), default=2)
+    return char * max(3, longest + 1)
+
+
+def _src(cell) -> str:
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def has_panels(nb: dict) -> bool:
+    return any(WIDGET_VIEW in o.get("data", {}) for c in nb.get("cells", []) if c.get("cell_type") == "code"
+               for o in c.get("outputs", []))
+
+
+KERNEL_NOTE = """```{{note}}
+**Moving a slider needs a running kernel.** The panels on this page are pictures of their saved
+state: a static web page has no Python kernel, so nothing recomputes here. To use the sliders, run
+this notebook live (`make lab`, Binder or JupyterLite): see {{ref}}`run-live`.{extra}
+```
+"""
+KERNEL_NOTE_TEXT = "Moving a slider needs a running kernel."
+
+
+def kernel_note_cell(extra: str = "") -> dict:
+    return {"cell_type": "markdown", "metadata": {"tags": [KERNEL_NOTE_TAG]}, "source": KERNEL_NOTE.format(extra=extra)}
+
+
+def _rewrite_solution_links(text: str) -> str:
+    """Student site: a link into solutions/ points at the exercise twin (same relative layout)."""
+    def fix(m):
+        target = m.group(2)
+        if "solutions/" in target and not re.match(r"[a-z]+://", target):
+            target = target.replace("solutions/", "exercises/")
+        return m.group(1) + target + m.group(3)
+    return re.sub(r"(\]\()([^)\s]+)(\))", fix, text)
+
+
+def _add_tag(cell: dict, tag: str) -> None:
+    tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+    if tag not in tags:
+        tags.append(tag)
+
+
+def fold_solutions(nb: dict) -> int:
+    """Instructor site: fold each solution (code inputs, written answers, reference checks)."""
+    n = 0
+    for cell in nb["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        src = _src(cell)
+        if cell["cell_type"] == "code" and "solution-only" in tags:
+            _add_tag(cell, "hide-cell"); n += 1
+        elif cell["cell_type"] == "code" and "# BEGIN SOLUTION" in src:
+            _add_tag(cell, "hide-input"); n += 1
+        elif cell["cell_type"] == "markdown" and "solution" in tags:
+            f = _fence(src)
+            cell["source"] = (f"{f}{{admonition}} Solution (written answer)\n:class: dropdown\n\n"
+                              f"{src.strip()}\n{f}\n")
+            n += 1
+    return n
+
+
+def transform_notebook(nb: dict, page: Page, site: str) -> dict:
+    nb = copy.deepcopy(nb)
+    cells = nb["cells"]
+    if site == "student":
+        for c in cells:
+            if c["cell_type"] == "markdown":
+                c["source"] = _rewrite_solution_links(_src(c))
+    if page.kind == "solution":
+        fold_solutions(nb)
+    if has_panels(nb):
+        extra = ""
+        if page.kind == "solution":
+            extra = " The solution cells are folded: click a cell's toggle to show it."
+        at = 1 if cells and cells[0]["cell_type"] == "markdown" else 0
+        note = kernel_note_cell(extra)
+        if any("id" in c for c in cells):
+            note["id"] = KERNEL_NOTE_TAG
+        cells.insert(at, note)
+    return nb
+
+
+def transform_markdown(text: str, page: Page, site: str) -> str:
+    return _rewrite_solution_links(text) if site == "student" else text
+
+
+# ----------------------------------------------------------------------------- staging
+
+class Stager:
+    """Writes files under a folder only when their content changes; removes what was not written."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.written: set[Path] = set()
+
+    def write(self, rel: str, data: bytes | str) -> Path:
+        path = self.root / rel
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self.written.add(path)
+        if path.is_file() and path.read_bytes() == data:
+            return path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        return path
+
+    def copy(self, src: Path, rel: str) -> Path:
+        return self.write(rel, src.read_bytes())
+
+    def prune(self, keep=()) -> None:
+        for path in sorted(self.root.rglob("*"), reverse=True):
+            if path.is_file() and path not in self.written and not any(path.match(k) for k in keep):
+                path.unlink()
+            elif path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+
+
+def _ipynb_text(nb: dict) -> str:
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def _toc(book: dict, parts: list[Part]) -> dict:
+    def entry(pg: Page) -> dict:
+        return {"file": pg.doc}
+    toc = {"format": "jb-book", "root": "index", "parts": []}
+    for part in parts:
+        chapters = []
+        for ch in part.chapters:
+            e = entry(ch.head)
+            if ch.sections:
+                e["sections"] = [entry(s) for s in ch.sections]
+            chapters.append(e)
+        toc["parts"].append({"caption": part.caption, "chapters": chapters})
+    return toc
+
+
+def _config(book: dict, site: str) -> dict:
+    cfg = copy.deepcopy(book.get("jupyter_book", {}))
+    cfg["title"] = book["title"] + (" (instructor edition)" if site == "instructor" else "")
+    cfg["author"] = book.get("author", "")
+    cfg.setdefault("exclude_patterns", [])
+    cfg["exclude_patterns"] += ["_build", "_ext", "**.ipynb_checkpoints", "_config.yml", "_toc.yml"]
+    cfg.setdefault("sphinx", {}).setdefault("config", {})
+    cfg["sphinx"]["config"]["html_context"] = {"workbook_site": site}
+    cfg["sphinx"].setdefault("local_extensions", {})["workbook_site"] = "_ext"
+    cfg["sphinx"]["config"].setdefault("language", book.get("language", "en"))
+    return cfg
+
+
+# ----------------------------------------------------------------------------- npm assets
+
+def npm_asset_dir(spec: dict) -> Path:
+    """Unpack one npm package (``npm pack``, cached under _build/.cache/) and return its folder."""
+    pkg = spec["package"]
+    safe = re.sub(r"[^A-Za-z0-9.]+", "-", pkg.lstrip("@"))
+    out = CACHE / safe
+    if (out / "package" / "package.json").is_file():
+        return out / "package"
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = CACHE / (safe + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    npm = shutil.which("npm")
+    if not npm:
+        raise SystemExit("npm is needed once to fetch the widget/MathJax JavaScript (apt-get install npm)")
+    print(f"site: npm pack {pkg} (cached under {CACHE.relative_to(ROOT)})", flush=True)
+    res = subprocess.run([npm, "pack", pkg, "--silent"], cwd=tmp, capture_output=True, text=True)
+    if res.returncode:
+        raise SystemExit(f"npm pack {pkg} failed:\n{res.stderr}")
+    tgz = next(tmp.glob("*.tgz"))
+    with tarfile.open(tgz) as tf:
+        tf.extractall(tmp, filter="data")
+    tgz.unlink()
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    return out / "package"
+
+
+def stage_npm_assets(book: dict, st: Stager) -> None:
+    for spec in book.get("npm_assets", []):
+        pkg_dir = npm_asset_dir(spec)
+        n = 0
+        for pattern in spec["files"]:
+            for f in sorted(pkg_dir.glob(pattern)):
+                if f.is_file():
+                    # keep paths below the pattern's fixed folder (MathJax finds its fonts relatively)
+                    fixed = pattern.split("*", 1)[0].rsplit("/", 1)[0] if "/" in pattern else ""
+                    base = pkg_dir / (fixed.split("/", 1)[0] if fixed else "")
+                    rel = f.relative_to(base) if fixed else f.relative_to(pkg_dir)
+                    st.copy(f, f"_static/{spec['into']}/{rel.as_posix()}")
+                    n += 1
+        if not n:
+            raise SystemExit(f"npm asset {spec['package']}: no file matched {spec['files']}")
+
+
+# ----------------------------------------------------------------------------- stage + build
+
+def stage(site: str, book: dict | None = None) -> tuple[Path, list[Part]]:
+    book = book or load_book()
+    import reference_pages  # tools/reference_pages.py
+
+    root = STAGE / site
+    st = Stager(root)
+    parts = plan(book, site)
+    pages = all_pages(parts)
+    for pg in pages:
+        rel = pg.doc + pg.ext
+        if pg.kind == "stub":
+            st.write(rel, pg.text)
+        elif pg.kind == "generated":
+            continue
+        elif pg.ext == ".ipynb":
+            nb = json.loads(pg.src.read_text(encoding="utf-8"))
+            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site)))
+        else:
+            st.write(rel, transform_markdown(pg.src.read_text(encoding="utf-8"), pg, site))
+    # assets next to the notebooks (figures, data files)
+    for folder in sorted({pg.src.parent for pg in pages if pg.src is not None}):
+        for f in sorted(folder.rglob("*")):
+            if f.is_file() and f.suffix.lower() in ASSET_EXT and ".ipynb_checkpoints" not in f.parts:
+                st.copy(f, f.relative_to(ROOT).as_posix())
+    # landing page and static files
+    st.write("index.md", (ROOT / book["landing"]).read_text(encoding="utf-8"))
+    static = ROOT / "site" / "_static"
+    if static.is_dir():
+        for f in sorted(static.rglob("*")):
+            if f.is_file() and "wm" not in f.relative_to(static).parts[:1]:
+                st.copy(f, "_static/" + f.relative_to(static).as_posix())
+    ext = ROOT / "site" / "_ext"
+    for f in sorted(ext.glob("*.py")):
+        st.copy(f, "_ext/" + f.name)
+    stage_npm_assets(book, st)
+    # generated reference pages
+    generated = [pg.doc for pg in pages if pg.kind == "generated"]
+    for rel, text in reference_pages.generate(site, pages, book).items():
+        if rel.rsplit(".", 1)[0] in generated:
+            st.write(rel, text)
+    missing = [d for d in generated if (root / (d + ".md")) not in st.written]
+    if missing:
+        raise SystemExit(f"book.yml names generated pages that tools/reference_pages.py does not make: {missing}")
+    st.write("_config.yml", yaml.safe_dump(_config(book, site), allow_unicode=True, sort_keys=False))
+    st.write("_toc.yml", yaml.safe_dump(_toc(book, parts), allow_unicode=True, sort_keys=False))
+    st.prune()
+    return root, parts
+
+
+def _sphinx(site: str) -> int:
+    """Run Sphinx on a staged site (in its own process: docutils patching is global).
+
+    Sphinx re-reads only changed pages, and a page read earlier does not repeat its warnings; so
+    after a failed build the next one starts from a fresh environment (marker file .ok)."""
+    from jupyter_book.sphinx import build_sphinx
+
+    src = STAGE / site
+    out = BUILD / site
+    doctrees = BUILD / ".doctrees" / site
+    ok = BUILD / ".doctrees" / f"{site}.ok"
+    fresh = not ok.is_file()
+    ok.unlink(missing_ok=True)
+    res = build_sphinx(src, out, noconfig=True, path_config=str(src / "_config.yml"),
+                       confoverrides={"external_toc_path": str(src / "_toc.yml"), "latex_individualpages": False},
+                       doctreedir=doctrees, warningiserror=True, keep_going=True, freshenv=fresh, quiet=True)
+    if isinstance(res, Exception):
+        raise res
+    return int(res or 0)
+
+
+def _mark_ok(site: str) -> None:
+    (BUILD / ".doctrees").mkdir(parents=True, exist_ok=True)
+    (BUILD / ".doctrees" / f"{site}.ok").write_text("last build had no warnings\n")
+
+
+def build(sites: list[str], jobs: int = 2) -> int:
+    book = load_book()
+    t0 = time.time()
+    for s in sites:
+        stage(s, book)
+    print(f"site: staged {', '.join(sites)} in {time.time() - t0:.1f} s", flush=True)
+    procs = {}
+    pending = list(sites)
+    rc = 0
+    while pending or procs:
+        while pending and len(procs) < max(1, jobs):
+            s = pending.pop(0)
+            log = open(BUILD / f"{s}.log", "w")
+            procs[s] = (subprocess.Popen([sys.executable, __file__, "_sphinx", s], cwd=ROOT,
+                                         stdout=log, stderr=subprocess.PIPE, text=True), log)
+        s = next(iter(procs))
+        p, log = procs.pop(s)
+        _, err = p.communicate()
+        log.close()
+        warnings = [ln for ln in err.splitlines() if ln.strip()]
+        (BUILD / f"{s}.warnings.txt").write_text("\n".join(warnings) + ("\n" if warnings else ""), encoding="utf-8")
+        if p.returncode or warnings:
+            rc = 1
+            print(f"site: {s} FAILED (warnings are errors): {len(warnings)} lines in "
+                  f"_build/{s}.warnings.txt", file=sys.stderr)
+            print("\n".join(warnings[:40]), file=sys.stderr)
+        else:
+            _mark_ok(s)
+            print(f"site: {s} -> _build/{s}/index.html", flush=True)
+    print(f"site: done in {time.time() - t0:.1f} s", flush=True)
+    return rc
+
+
+# ----------------------------------------------------------------------------- JupyterLite
+
+LITE_SETUP = ("# JupyterLite only: install the workbook's calculators into this in-browser Python.\n"
+              "%pip install -q fleetcalc pint\n")
+
+
+def build_wheel(dest: Path) -> Path:
+    """The fleetcalc wheel (pure Python), built offline from a copy of the sources in _build/.cache/
+    (so setuptools' build/ and egg-info folders never land in the working tree)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for old in dest.glob("fleetcalc-*.whl"):
+        old.unlink()
+    src = CACHE / "wheel-src"
+    shutil.rmtree(src, ignore_errors=True)
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (ROOT / name).is_file():
+            shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "lib", src / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
+    res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                          "-w", str(dest), str(src)], capture_output=True, text=True,
+                         env={**os.environ, "PIP_NO_INDEX": "1"})
+    if res.returncode:
+        raise SystemExit(f"building the fleetcalc wheel failed:\n{res.stdout}\n{res.stderr}")
+    return next(dest.glob("fleetcalc-*.whl"))
+
+
+def lite() -> int:
+    book = load_book()
+    spec = book.get("lite", {})
+    t0 = time.time()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    wheel = build_wheel(CACHE / "wheels")
+    content = BUILD / ".stage" / "lite-content"
+    st = Stager(content)
+    for pattern in spec.get("contents", []):
+        for f in sorted(glob.glob(str(ROOT / pattern))):
+            p = Path(f)
+            nb = json.loads(p.read_text(encoding="utf-8"))
+            setup = {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["lite-setup"]},
+                     "outputs": [], "source": LITE_SETUP}
+            if "id" in (nb["cells"][0] if nb["cells"] else {}):
+                setup["id"] = "lite-setup"
+            nb["cells"].insert(0, setup)
+            st.write(p.relative_to(ROOT).as_posix(), _ipynb_text(nb))
+    for extra in spec.get("extra_contents", []):
+        p = ROOT / extra
+        if p.is_file():
+            st.write(p.name, p.read_bytes())
+    st.prune()
+    out = BUILD / "lite"
+    jupyter = Path(sys.executable).with_name("jupyter")
+    cmd = [str(jupyter), "lite", "build", "--contents", str(content), "--output-dir", str(out),
+           "--piplite-wheels", str(wheel), "--lite-dir", str(BUILD / ".stage" / "lite-dir")]
+    (BUILD / ".stage" / "lite-dir").mkdir(parents=True, exist_ok=True)
+    res = subprocess.run(cmd, cwd=BUILD / ".stage" / "lite-dir", capture_output=True, text=True)
+    (BUILD / "lite.log").write_text(res.stdout + res.stderr, encoding="utf-8")
+    if res.returncode:
+        print(res.stdout[-4000:], res.stderr[-4000:], file=sys.stderr)
+        return res.returncode
+    print(f"site: JupyterLite -> _build/lite/index.html ({time.time() - t0:.1f} s); "
+          f"wheel {wheel.name}. Note: pyodide itself loads from its CDN at run time.")
+    return 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="build the static sites into _build/<site>/")
+    b.add_argument("--site", choices=[*SITES, "all"], default="all")
+    b.add_argument("--jobs", type=int, default=int(os.environ.get("JOBS", 2)))
+    s = sub.add_parser("stage", help="only stage the sources into _build/.stage/<site>/")
+    s.add_argument("--site", choices=[*SITES, "all"], default="all")
+    sub.add_parser("lite", help="build the JupyterLite site into _build/lite/")
+    x = sub.add_parser("_sphinx")
+    x.add_argument("site", choices=SITES)
+    a = ap.parse_args(argv)
+    if a.cmd == "_sphinx":
+        return _sphinx(a.site)
+    if a.cmd == "lite":
+        return lite()
+    sites = list(SITES) if a.site == "all" else [a.site]
+    if a.cmd == "stage":
+        for s_ in sites:
+            print(stage(s_)[0])
+        return 0
+    return build(sites, a.jobs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
