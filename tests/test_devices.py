@@ -110,3 +110,13 @@ def test_catalog_h100_stack_sum():
     # line 1522: 5 stacks x 670 GB/s = 3.35 TB/s
     total = hw("h100.hbm_stack_bandwidth") * hw("h100.hbm_stacks").magnitude
     assert total.to("TB/s").magnitude == pytest.approx(hw("h100.hbm_bandwidth").to("TB/s").magnitude)
+
+
+def test_years_to_reach():
+    # 1000 W -> 2000 W at 25.74 %/year (A100 400 W -> B200 1000 W in 4 years): ln 2 / ln 1.25743 = 0.693147 / 0.229081 = 3.0258 years
+    g = devices.annual_growth(Q_(400, "W"), Q_(1000, "W"), Q_(4, "year"))
+    assert g.magnitude == pytest.approx(2.5 ** 0.25 - 1)
+    t = devices.years_to_reach(Q_(1000, "W"), Q_(2000, "W"), g)
+    assert t.to("year").magnitude == pytest.approx(3.0259, abs=1e-3)
+    with pytest.raises(InputError):
+        devices.years_to_reach(Q_(2000, "W"), Q_(1000, "W"), 0.1)

@@ -1,5 +1,5 @@
 """Derived device tables: ridge points, generation-to-generation ratios, clocks implied by MAC
-arrays, number formats and memory interfaces. Vol. 2 Ch. 2 §2.2 "accelerators" (seed 001, lines
+arrays, number formats and memory interfaces. Vol. 2 Ch. 2, accelerator sections (seed 001, lines
 1217-1918; line numbers below point into that seed).
 
 Hardware facts come from the catalog (``vol2_ch2_accelerators.toml``); this module only derives
@@ -21,7 +21,7 @@ from .validate import InputError, count, magnitude, out
 
 __all__ = [
     "DEVICES", "device", "ridge_table", "GPU_GENERATIONS", "TPU_GENERATIONS", "gpu_generation_table",
-    "tpu_generation_table", "ratio", "annual_growth", "project", "peak_from_macs", "implied_clock",
+    "tpu_generation_table", "ratio", "annual_growth", "project", "years_to_reach", "peak_from_macs", "implied_clock",
     "slowest_member_loss", "format_bits", "float_max_finite", "float_relative_step",
     "bytes_per_value", "interface_bandwidth", "pin_rate", "memory_cost", "fraction_held",
 ]
@@ -95,6 +95,16 @@ def project(value, rate, periods):
         raise InputError("value needs a Quantity (e.g. Q_(1000, 'W'))")
     magnitude("value", value, f"{value.units:D}", ge=0)
     return value * (1.0 + g) ** n
+
+
+def years_to_reach(start, target, rate):
+    """t = ln(target / start) / ln(1 + rate) (years): when a quantity growing at ``rate`` per year
+    reaches ``target`` (line 1740: when does a 1000 W accelerator reach 2000 W?)."""
+    g = magnitude("rate", rate, "", gt=0)
+    r = ratio(target, start).magnitude
+    if np.any(np.asarray(r) < 1):
+        raise InputError(f"target must be >= start; got {target} < {start}")
+    return out(np.log(r) / np.log1p(g), "year")
 
 
 def peak_from_macs(units, macs_per_clock, f):

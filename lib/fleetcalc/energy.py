@@ -1,5 +1,5 @@
 """Energy and power at the chip: data movement vs arithmetic, efficiency per watt, the power wall
-(TDP, heat flux, throttling, power caps). Vol. 2 Ch. 2 §2.2 "power wall" and "energy of data
+(TDP, heat flux, throttling, power caps). Vol. 2 Ch. 2 "power wall" and "energy of data
 movement" (seed 001, lines 1714-1770 and 1830-1856; line numbers point into that seed).
 
 Energy per bit (pJ/bit) is per bit *moved*; pint's ``bit`` and ``byte`` convert (1 byte = 8 bit),

@@ -1,5 +1,5 @@
 """Autoregressive decode on one accelerator: bytes per token, the bandwidth floor on token
-latency, batch effects. Vol. 2 Ch. 2 §2.2 "memory bandwidth and token latency" and the roofline
+latency, batch effects. Vol. 2 Ch. 2 "memory bandwidth and token latency" and the roofline
 on real devices (seed 001, lines 1510-1561, 1613-1651; line numbers point into that seed).
 
 One decode step (one new token for each of ``B`` sequences) reads every weight once and, per

@@ -1,4 +1,4 @@
-"""Device plots for Vol. 2 Ch. 2 §2.2: a roofline with several workloads on a catalog device,
+"""Device plots for Vol. 2 Ch. 2 (accelerators): a roofline with several workloads on a catalog device,
 peak vs bandwidth growth across generations (Figure 2.8), precision vs throughput (Table 2.6)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Energy plots for Vol. 2 Ch. 2 §2.2: moving vs computing per decode step, and the TDP trend."""
+"""Energy plots for Vol. 2 Ch. 2 (accelerators): moving vs computing per decode step, and the TDP trend."""
 from __future__ import annotations
 
 import numpy as np

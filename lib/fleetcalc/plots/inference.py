@@ -1,4 +1,4 @@
-"""Decode plots for Vol. 2 Ch. 2 §2.2: step time vs batch (compute and memory terms) and the
+"""Decode plots for Vol. 2 Ch. 2 (accelerators): step time vs batch (compute and memory terms) and the
 bandwidth floor on token latency vs model size for several devices."""
 from __future__ import annotations
 
