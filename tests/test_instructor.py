@@ -1,0 +1,76 @@
+"""tools/instructor.py and instructor/*.md: generated blocks read from the executed notebooks."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("instructor", ROOT / "tools" / "instructor.py")
+instructor = importlib.util.module_from_spec(_spec)
+sys.modules["instructor"] = instructor  # dataclasses look their module up there
+_spec.loader.exec_module(instructor)
+
+HAND_SECTIONS = ("## Learning objectives", "## Suggested lecture flow", "## Misconceptions to target")
+
+
+def test_parse_erratum_line():
+    # the shape fleetcalc.book.book_says prints for an erratum
+    line = ("[erratum] line 1541: '1.6x more HBM capacity' | H200/H100 capacity = 1.8 | book: 1.6 | "
+            "cause: with 141 GB the ratio is 1.76 (1.6x would need 128 GB)")
+    e = instructor.parse_erratum(line)
+    assert e.where == "line 1541: '1.6x more HBM capacity'"
+    assert e.value == "H200/H100 capacity = 1.8" and e.book == "1.6"
+    assert e.cause == "with 141 GB the ratio is 1.76 (1.6x would need 128 GB)"
+    assert instructor.parse_erratum("[✓ book] Eq. 28.14 | t = 1 s | book: 1 s") is None
+
+
+def test_render_replaces_only_the_blocks():
+    text = instructor.skeleton("ch28").replace("_To be written._", "Hand-written words.", 1)
+    out = instructor.render(text, {"errata": "- one erratum", "overview": "x", "exercises": "y"})
+    assert "Hand-written words." in out and "- one erratum" in out
+    again = instructor.render(out, {"errata": "- one erratum", "overview": "x", "exercises": "y"})
+    assert again == out
+    changed = instructor.render(out, {"errata": "- another", "overview": "x", "exercises": "y"})
+    assert "- another" in changed and "- one erratum" not in changed
+    assert changed.replace("- another", "- one erratum") == out
+    # a guide that lost a block gets it back at the end
+    cut = re.sub(r"<!-- BEGIN GENERATED exercises.*?END GENERATED exercises -->", "", out, flags=re.S)
+    assert "END GENERATED exercises" in instructor.render(cut, {"exercises": "y"})
+
+
+@pytest.mark.parametrize("chapter", instructor.CHAPTERS)
+def test_guides_exist_and_are_current(chapter):
+    path = instructor.guide_path(chapter)
+    assert path.exists(), f"{path} is missing: run python tools/instructor.py"
+    text = path.read_text(encoding="utf-8")
+    for name in instructor.BLOCKS:
+        assert text.count(f"BEGIN GENERATED {name} ") == 1 and text.count(f"END GENERATED {name} ") == 1
+    for heading in HAND_SECTIONS:
+        assert heading in text
+    assert not instructor.refresh(chapter, check=True), (
+        f"instructor/{chapter}.md is stale (a notebook changed): run python tools/instructor.py")
+
+
+@pytest.mark.parametrize("chapter", instructor.CHAPTERS)
+def test_every_erratum_in_the_notebooks_is_in_the_guide(chapter):
+    """Independent of the generator's parser: scan the outputs for '[erratum]' and look for the
+    printed book value and the location of each one in the guide's errata block."""
+    text = instructor.guide_path(chapter).read_text(encoding="utf-8")
+    block = re.search(r"BEGIN GENERATED errata.*?END GENERATED errata", text, flags=re.S).group(0)
+    n = 0
+    for nb_path in sorted((ROOT / "chapters" / chapter).glob("*.ipynb")):
+        nb = nbformat.read(nb_path, as_version=4)
+        for cell in nb.cells:
+            for out in cell.get("outputs", []):
+                for line in out.get("text", "").splitlines():
+                    if line.startswith("[erratum]"):
+                        n += 1
+                        where, _, book = line[len("[erratum]"):].split(" | ")[:3]
+                        assert where.strip() in block, line
+                        assert f"the book prints **{book[len(' book:'):].strip()}**" in block, line
+    assert (n == 0) == ("record no erratum" in block)

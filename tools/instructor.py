@@ -1,0 +1,315 @@
+"""Instructor guides: the generated parts of ``instructor/<chapter>.md``.
+
+    python tools/instructor.py            # refresh every guide's generated blocks (rerunnable)
+    python tools/instructor.py --check    # exit 1 if a guide's generated blocks are stale
+
+A guide mixes hand-written teaching notes (objectives, lecture flow, misconceptions) with three
+blocks this tool writes between markers, read from the executed notebooks so they are never typed:
+
+* ``overview``: each section notebook, its ``book_says`` checks / errata / assumptions, and its panels
+  (the ``title=`` of every ``panel(...)`` call, with its sliders);
+* ``errata``: every ``[erratum]`` line the notebooks print (the book's value, the recomputed one and
+  the cause), grouped by notebook: what to warn students about;
+* ``exercises``: every exercise of the chapter (registered in the exercise bank or cited in the
+  chapter text), the sections that cite it, its student notebook, and whether it has seeded variants.
+
+Only the text between ``<!-- BEGIN GENERATED <name> ... -->`` and ``<!-- END GENERATED <name> -->``
+changes; a guide without a block gets it appended, and a chapter without a guide gets a skeleton.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "lib"))
+CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3")
+GUIDES = ROOT / "instructor"
+BLOCKS = ("overview", "errata", "exercises")
+BLOCK_TITLES = {"overview": "Notebooks, checks and panels at a glance",
+                "errata": "Errata to warn students about",
+                "exercises": "Exercises and the sections they belong to"}
+_BEGIN = "<!-- BEGIN GENERATED {name} (tools/instructor.py; do not edit by hand) -->"
+_END = "<!-- END GENERATED {name} -->"
+_BLOCK_RE = r"<!-- BEGIN GENERATED {name}\b[^>]*-->\n.*?<!-- END GENERATED {name} -->"
+
+
+@dataclass
+class Erratum:
+    where: str
+    value: str
+    book: str
+    cause: str
+
+
+@dataclass
+class Section:
+    path: Path
+    title: str
+    checks: int = 0
+    assumed: int = 0
+    errata: list[Erratum] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)                # "[assumed]" lines, prefix cut
+    panels: list[tuple[str, list[str]]] = field(default_factory=list)  # (title, slider labels)
+    cited: list[str] = field(default_factory=list)                      # exercise ids cited
+
+    @property
+    def rel(self) -> str:
+        return self.path.relative_to(ROOT).as_posix()
+
+
+def parse_erratum(line: str) -> Erratum | None:
+    """``[erratum] where | name = value | book: printed | cause: text`` (fleetcalc.book's format)."""
+    if not line.startswith("[erratum]"):
+        return None
+    parts = line[len("[erratum]"):].strip().split(" | ")
+    if len(parts) < 4 or not parts[2].startswith("book:") or not parts[3].startswith("cause:"):
+        return Erratum(line[len("[erratum]"):].strip(), "", "", "")
+    cause = " | ".join(parts[3:])[len("cause:"):].strip()
+    return Erratum(parts[0].strip(), parts[1].strip(), parts[2][len("book:"):].strip(), cause)
+
+
+def _outputs_text(cell) -> str:
+    chunks = []
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            chunks.append(out.get("text", ""))
+    return "".join(chunks)
+
+
+_PANEL_TITLE = re.compile(r"""title\s*=\s*(?:f?"([^"]+)"|f?'([^']+)')""")
+_LABEL = re.compile(r"""label\s*=\s*(?:"([^"]+)"|'([^']+)')""")
+_CITED = re.compile(r"\*\*((?:\d+|[A-Z]+\d*)(?:\.\d+)+|\d+[a-z]\.\d+)\*\*")
+
+
+def _first_heading(nb) -> str:
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("# "):
+                    return line[2:].strip()
+    return ""
+
+
+def read_section(path: Path) -> Section:
+    nb = nbformat.read(path, as_version=4)
+    sec = Section(path, _first_heading(nb) or path.stem)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            for line in _outputs_text(cell).splitlines():
+                if line.startswith("[✓ book]"):
+                    sec.checks += 1
+                elif line.startswith("[assumed]"):
+                    sec.assumed += 1
+                    sec.assumptions.append(line[len("[assumed]"):].strip())
+                elif line.startswith("[erratum]"):
+                    sec.errata.append(parse_erratum(line))
+            if re.search(r"(^|\W)panel\(", cell.source):
+                m = _PANEL_TITLE.search(cell.source)
+                title = (m.group(1) or m.group(2)) if m else "(untitled panel)"
+                labels = [a or b for a, b in _LABEL.findall(cell.source)]
+                sec.panels.append((title, labels))
+        elif cell.cell_type == "markdown" and re.search(r"Exercises? for this", cell.source):
+            for ex_id in _CITED.findall(cell.source):
+                if ex_id not in sec.cited:
+                    sec.cited.append(ex_id)
+    return sec
+
+
+def _order(path: Path):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.name)]
+
+
+def sections(chapter: str) -> list[Section]:
+    folder = ROOT / "chapters" / chapter
+    paths = sorted((p for p in folder.glob("*.ipynb")), key=_order)
+    return [read_section(p) for p in paths]
+
+
+def chapter_title(chapter: str) -> str:
+    intro = ROOT / "chapters" / chapter / "00_intro.ipynb"
+    if intro.exists():
+        title = _first_heading(nbformat.read(intro, as_version=4))
+        if title:
+            return title
+    return chapter
+
+
+# ----------------------------------------------------------------------------- blocks
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def overview_block(secs: list[Section]) -> str:
+    if not secs:
+        return "_No executed notebooks in this chapter yet._"
+    lines = ["| notebook | book checks ✓ | errata | assumptions | panels (sliders) |", "|---|---|---|---|---|"]
+    for s in secs:
+        panels = "<br>".join(f"**{_md_cell(t)}**" + (f" ({_md_cell(', '.join(l))})" if l else "")
+                             for t, l in s.panels) or "—"
+        lines.append(f"| `{s.rel}`<br>{_md_cell(s.title)} | {s.checks} | {len(s.errata)} | {s.assumed} | {panels} |")
+    total = (sum(s.checks for s in secs), sum(len(s.errata) for s in secs), sum(s.assumed for s in secs),
+             sum(len(s.panels) for s in secs))
+    lines.append(f"| **total** | **{total[0]}** | **{total[1]}** | **{total[2]}** | **{total[3]} panels** |")
+    return "\n".join(lines)
+
+
+def errata_block(secs: list[Section]) -> str:
+    rows = [(s, e) for s in secs for e in s.errata]
+    lines = _errata_lines(rows) if rows else ["_The executed notebooks of this chapter record no erratum._"]
+    assumed = [(s, a) for s in secs for a in s.assumptions]
+    if assumed:
+        lines += ["", "**Inputs the text leaves out** (the notebooks state them with `assume(...)`; say so "
+                  "when you present the number):", ""]
+        lines += [f"- {_assumption(a)} (`{s.path.name}`)" for s, a in assumed]
+    return "\n".join(lines).replace("\n\n\n", "\n\n").strip()
+
+
+def _assumption(text: str) -> str:
+    """``where | name = value | why: reason`` -> ``where: **name = value**. reason``."""
+    parts = text.split(" | ")
+    if len(parts) >= 3 and parts[2].startswith("why:"):
+        why = " | ".join(parts[2:])[len("why:"):].strip()
+        return f"{parts[0]}: **{parts[1]}** ({why})"
+    return text
+
+
+def _errata_lines(rows) -> list[str]:
+    lines = [f"{len(rows)} place(s) where the book's printed number does not follow from its own inputs. "
+             "Each line is the notebook's `[erratum]` record: where, what we recompute, what the book "
+             "prints, and why. Tell students before they meet the number.", ""]
+    current = None
+    for s, e in rows:
+        if s is not current:
+            lines += ["", f"**{_md_cell(s.title)}** (`{s.rel}`)", ""]
+            current = s
+        if e.book:
+            lines.append(f"- {e.where}: the book prints **{e.book}**; recomputed **{e.value}**. Cause: {e.cause}")
+        else:
+            lines.append(f"- {e.where}")
+    return lines
+
+
+def _exercise_files(chapter: str) -> dict[str, str]:
+    """exercise id -> student notebook (by its ``## Exercise <id>`` heading or ``check("<id>"``)."""
+    found: dict[str, str] = {}
+    folder = ROOT / "exercises" / chapter
+    for md in sorted(folder.glob("*.md")) if folder.exists() else []:
+        text = md.read_text(encoding="utf-8")
+        rel = md.relative_to(ROOT).with_suffix(".ipynb").as_posix()
+        ids = re.findall(r"^#{1,3}\s+Exercises?\s+([0-9A-Za-z]+(?:\.[0-9A-Za-z]+)+)", text, flags=re.M)
+        ids += re.findall(r"""check\(\s*["']([^"']+)["']""", text)
+        for ex_id in ids:
+            found.setdefault(ex_id, rel)
+    return found
+
+
+def _id_key(ex_id: str):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", ex_id)]
+
+
+def exercises_block(chapter: str, secs: list[Section]) -> str:
+    from fleetcalc.exercises import all_exercises
+
+    bank = {k: e for k, e in all_exercises().items() if e.chapter == chapter}
+    cited: dict[str, list[Section]] = {}
+    for s in secs:
+        for ex_id in s.cited:
+            cited.setdefault(ex_id, []).append(s)
+    files = _exercise_files(chapter)
+    ids = sorted(set(bank) | set(cited), key=_id_key)
+    if not ids:
+        return "_No exercises registered or cited for this chapter yet._"
+    lines = ["| exercise | title | graded parts | section(s) citing it | student notebook | seeded variants |",
+             "|---|---|---|---|---|---|"]
+    for ex_id in ids:
+        ex = bank.get(ex_id)
+        title = _md_cell(ex.title) if ex else "(written questions)"
+        parts = str(len(ex.answers)) if ex and ex.answers else "written"
+        where = "<br>".join(f"{_md_cell(s.title)}" for s in cited.get(ex_id, [])) or "—"
+        nb = f"`{files[ex_id]}`" if ex_id in files else "—"
+        variants = "yes" if ex and ex.ranges and ex.answers else "—"
+        lines.append(f"| **{ex_id}** | {title} | {parts} | {where} | {nb} | {variants} |")
+    lines += ["", "Seeded variants for homework and exams: `make variants` (or `python tools/variants.py "
+              "--n 3 --seed 2027`) writes one student notebook per variant and an answer key to "
+              "`_build/variants/`."]
+    return "\n".join(lines)
+
+
+def blocks_for(chapter: str) -> dict[str, str]:
+    secs = sections(chapter)
+    return {"overview": overview_block(secs), "errata": errata_block(secs),
+            "exercises": exercises_block(chapter, secs)}
+
+
+# ----------------------------------------------------------------------------- guides
+
+def _wrap(name: str, body: str) -> str:
+    return f"{_BEGIN.format(name=name)}\n{body.strip()}\n{_END.format(name=name)}"
+
+
+def skeleton(chapter: str) -> str:
+    parts = [f"# Instructor guide: {chapter_title(chapter)}\n",
+             "## Learning objectives\n\n_To be written._\n",
+             "## Suggested lecture flow\n\n_To be written._\n",
+             "## Misconceptions to target\n\n_To be written._\n"]
+    for name in BLOCKS:
+        parts.append(f"## {BLOCK_TITLES[name]}\n\n{_wrap(name, '')}\n")
+    return "\n".join(parts)
+
+
+def render(text: str, blocks: dict[str, str]) -> str:
+    """``text`` with each generated block replaced (or appended under its heading)."""
+    for name, body in blocks.items():
+        pattern = re.compile(_BLOCK_RE.format(name=re.escape(name)), flags=re.S)
+        new = _wrap(name, body)
+        if pattern.search(text):
+            text = pattern.sub(lambda _m: new, text, count=1)
+        else:
+            text = text.rstrip("\n") + f"\n\n## {BLOCK_TITLES[name]}\n\n{new}\n"
+    return text if text.endswith("\n") else text + "\n"
+
+
+def guide_path(chapter: str) -> Path:
+    return GUIDES / f"{chapter}.md"
+
+
+def refresh(chapter: str, check: bool = False) -> bool:
+    """Refresh one guide; returns whether it changed (or, with ``check``, would change)."""
+    path = guide_path(chapter)
+    old = path.read_text(encoding="utf-8") if path.exists() else None
+    new = render(old if old is not None else skeleton(chapter), blocks_for(chapter))
+    if new == old:
+        return False
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(new, encoding="utf-8")
+    return True
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("chapters", nargs="*", help=f"chapter folders (default: {' '.join(CHAPTERS)})")
+    ap.add_argument("--check", action="store_true", help="exit 1 if a guide's generated blocks are stale")
+    a = ap.parse_args(argv)
+    stale = []
+    for chapter in a.chapters or CHAPTERS:
+        if refresh(chapter, check=a.check):
+            stale.append(chapter)
+            print(("stale: " if a.check else "updated: ") + guide_path(chapter).relative_to(ROOT).as_posix())
+    if a.check and stale:
+        print("run: python tools/instructor.py", file=sys.stderr)
+        return 1
+    if not stale:
+        print("instructor guides are up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
