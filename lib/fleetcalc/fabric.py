@@ -17,6 +17,8 @@ the book's PFC-storm formula (line 2939).
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import reliability
@@ -336,6 +338,11 @@ def _log_factorials(n):
 
 
 def _max_load_cdf(flows: int, paths: int) -> np.ndarray:
+    return _max_load_cdf_cached(flows, paths).copy()
+
+
+@functools.lru_cache(maxsize=256)
+def _max_load_cdf_cached(flows: int, paths: int) -> np.ndarray:
     """cdf[c] = P(max path load <= c), c = 0..flows, flows hashed uniformly and independently.
 
     Sequential conditioning: path i receives Binomial(remaining, 1 / (paths - i)) of the flows
