@@ -198,8 +198,8 @@ def ledger_page(pages, book: dict, site: str) -> str:
         "# Number ledger\n",
         "Every number the two source texts print, as this workbook recomputes it. The ledger is made "
         f"from the stored outputs of the executed {scope}, so it can never disagree with them: each row "
-        "is one line printed by `book_says` (✓ confirmed at the book's printed precision, or a pinned "
-        "**erratum**) or by `assume` (an input the text leaves out). The recomputed value carries one "
+        "is one line printed by `book_says` (the recomputed value agrees with the book at its printed "
+        "precision, or it is a pinned **erratum**) or by `assume` (an input the text leaves out). The recomputed value carries one "
         "more digit than the book prints. See also {doc}`errata </reference/errata>`.\n",
         "## Counts per chapter\n",
         list_table(summary, ["chapter", "notebooks", "confirmed", "errata", "assumed", "total"],

@@ -8,9 +8,11 @@ has already been declared". This extension removes exact duplicates from each pa
 
 
 def _key(js):
+    """A script is a duplicate when it loads the same file (whatever its defer/async
+    attributes) or, for an inline script, has the same body."""
     filename = getattr(js, "filename", js) or ""
     attrs = getattr(js, "attributes", {}) or {}
-    return (str(filename), attrs.get("body", ""), attrs.get("type", ""))
+    return (str(filename), "" if filename else attrs.get("body", ""))
 
 
 def dedupe_scripts(app, pagename, templatename, context, doctree):
