@@ -24,7 +24,7 @@ import numpy as np
 
 from . import collectives
 from .units import Quantity
-from .validate import InputError, count, magnitude, out
+from .validate import InputError, UnitMismatch, count, magnitude, out
 
 __all__ = [
     # iron law and energy corollary
@@ -218,6 +218,9 @@ def ring_fleet_terms(N, T_compute, M, alpha, beta_net, T_sync=None, overlap=0.0)
     tc = magnitude("T_compute", T_compute, "s", gt=0)
     ts = 0.0 if T_sync is None else magnitude("T_sync", T_sync, "s", ge=0)
     ov = _fraction("overlap", overlap)
+    magnitude("M", M, "byte", ge=0)            # name Vol. 2's symbols in errors (collectives says m)
+    magnitude("alpha", alpha, "s", ge=0)
+    magnitude("beta_net", beta_net, "byte/s", gt=0)
     ring = collectives.ring_allreduce_time(np.maximum(n, 2), M, alpha, beta_net).to("s").magnitude
     comm = np.where(n >= 2, ring, 0.0)
     local = tc / n
@@ -273,24 +276,29 @@ def comm_to_compute_time_ratio(CI, BW_net, R_peak, eta_hw=1.0):
     return out(ci / star, "")
 
 
-def ci_regime(CI, BW_net, R_peak, eta_hw=1.0) -> str:
-    """'compute-bound' when CI < CI*, 'network-bound' when CI > CI*, 'balanced' at CI* (one value)."""
-    ci = float(magnitude("CI", CI, "byte/FLOP", ge=0))
-    star = float(ci_boundary(BW_net, R_peak, eta_hw).magnitude)
-    if np.isclose(ci, star, rtol=1e-9):
-        return "balanced"
-    return "compute-bound" if ci < star else "network-bound"
+def _labels(arr):
+    """A str for one value, an array of str for many."""
+    arr = np.asarray(arr)
+    return str(arr) if arr.ndim == 0 else arr
 
 
-def book_ci_band(CI) -> str:
-    """The book's qualitative band for one CI value (Ch. 1 line 928): 'low' (< 0.01 byte/FLOP),
-    'high' (> 0.1) or 'between' (the text names no band there)."""
-    ci = float(magnitude("CI", CI, "byte/FLOP", ge=0))
-    if ci < BOOK_CI_LOW:
-        return "low"
-    if ci > BOOK_CI_HIGH:
-        return "high"
-    return "between"
+def ci_regime(CI, BW_net, R_peak, eta_hw=1.0):
+    """'compute-bound' when CI < CI*, 'network-bound' when CI > CI*, 'balanced' at CI* (relative
+    tolerance 1e-9). Vectorised: an array of labels for array inputs."""
+    ci = magnitude("CI", CI, "byte/FLOP", ge=0)
+    star = ci_boundary(BW_net, R_peak, eta_hw).magnitude
+    ci, star = np.broadcast_arrays(ci, star)
+    lab = np.where(ci < star, "compute-bound", "network-bound")
+    lab = np.where(np.isclose(ci, star, rtol=1e-9, atol=0), "balanced", lab)
+    return _labels(lab)
+
+
+def book_ci_band(CI):
+    """The book's qualitative band (Ch. 1 line 928): 'low' (< 0.01 byte/FLOP), 'high' (> 0.1) or
+    'between' (the text names no band there). Vectorised."""
+    ci = magnitude("CI", CI, "byte/FLOP", ge=0)
+    lab = np.where(ci < BOOK_CI_LOW, "low", np.where(ci > BOOK_CI_HIGH, "high", "between"))
+    return _labels(lab)
 
 
 # --------------------------------------------------------------------------------------------
@@ -368,22 +376,20 @@ def constrained_allocation(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PA
             "data_limited": bool(limited) if np.ndim(limited) == 0 else limited}
 
 
-def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, band=2.0) -> str:
-    """Which resource binds (Ch. 1 lines 828-836), for one budget:
+def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, band=2.0):
+    """Which resource binds (Ch. 1 lines 828-836):
 
     'data-limited' when D_avail < D_opt(C) (compute exceeds what the data can use);
     'compute-limited' when D_avail > band x D_opt(C) (data is plentiful, compute is scarce);
-    'balanced' in between. ``band`` (> 1) is our choice: the text gives no threshold.
+    'balanced' in between. ``band`` (> 1) is our choice: the text gives no threshold. Vectorised.
     """
     opt = compute_optimal(C, tokens_per_param)
-    da = float(_amount("D_avail", D_avail, "token", gt=0))
-    b = float(magnitude("band", band, "", gt=1))
-    d_opt = float(opt["D"].magnitude)
-    if da < d_opt:
-        return "data-limited"
-    if da > b * d_opt:
-        return "compute-limited"
-    return "balanced"
+    da = _amount("D_avail", D_avail, "token", gt=0)
+    b = magnitude("band", band, "", gt=1)
+    d_opt = opt["D"].magnitude
+    da, d_opt, b = np.broadcast_arrays(da, d_opt, b)
+    lab = np.where(da < d_opt, "data-limited", np.where(da > b * d_opt, "compute-limited", "balanced"))
+    return _labels(lab)
 
 
 # --------------------------------------------------------------------------------------------
@@ -394,15 +400,12 @@ def orders_of_magnitude(start, end):
     """log10(end / start): how many factors of ten separate two amounts of the same kind
     (both plain numbers, or both Quantities of one dimension)."""
     if isinstance(start, Quantity) != isinstance(end, Quantity):
-        raise InputError("start and end must both be Quantities or both plain numbers")
-    if isinstance(start, Quantity):
-        magnitude("start", start, f"{end.units:D}", gt=0)
-        ratio = (end / start).to("dimensionless")
-    else:
-        magnitude("start", start, "", gt=0)
-        ratio = np.asarray(end, dtype=float) / np.asarray(start, dtype=float)
-    r = magnitude("end / start", ratio, "", gt=0)
-    return out(np.log10(r), "")
+        raise UnitMismatch(f"start and end must both be Quantities of one dimension or both plain numbers; "
+                           f"got start={start!r}, end={end!r}")
+    unit = f"{end.units:D}" if isinstance(end, Quantity) else ""
+    st = magnitude("start", start, unit, gt=0)
+    en = magnitude("end", end, unit, gt=0)
+    return out(np.log10(en / st), "")
 
 
 def growth_factor_per_year(ratio, years):
