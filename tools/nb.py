@@ -1,7 +1,7 @@
 """Notebook pipeline: MyST sources -> executed .ipynb twins, and solutions -> exercises.
 
     python tools/nb.py execute [PATH.md ...]   # default: every chapters/ and solutions/ source
-    python tools/nb.py exercises [--check]     # regenerate exercises/ from solutions/
+    python tools/nb.py exercises [--check] [SOLUTION.md ...]   # regenerate exercises/ from solutions/
     python tools/nb.py pairs                   # report .md/.ipynb pairs whose cells differ
 
 Safety: nothing a student typed is overwritten.
@@ -204,11 +204,42 @@ def _file_sha(path: Path) -> str:
     return sha(path.read_text(encoding="utf-8"))
 
 
-def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False) -> int:
+def _untouched(path: Path, manifest: dict, fresh_text: str) -> bool:
+    """True if ``path`` is as this tool last wrote it, or as it would write it now."""
+    k = path.relative_to(ROOT).as_posix()
+    if manifest.get(k) == _file_sha(path):
+        return True
+    if path.suffix == ".md":
+        return path.read_text(encoding="utf-8") == fresh_text
+    fresh = jupytext.reads(fresh_text, fmt="md:myst")
+    return cell_sources(nbformat.read(path, as_version=4)) == cell_sources(fresh)
+
+
+def _update_manifest(paths: list[Path]) -> None:
+    """Record the hashes of freshly written files, under a lock (several runs may overlap)."""
+    import fcntl
+
+    MANIFEST.parent.mkdir(parents=True, exist_ok=True)
+    with open(MANIFEST.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        manifest = _load_manifest()
+        for path in paths:
+            if path.exists():
+                manifest[path.relative_to(ROOT).as_posix()] = _file_sha(path)
+        MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+
+
+def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False, only: list[str] | None = None) -> int:
+    """Regenerate exercises/ from solutions/ (``only``: some solution sources).
+
+    A file changed since this tool wrote it (and different from what it would write now) is a
+    student's work: it is left alone and reported; the other exercises are still regenerated.
+    """
     manifest = _load_manifest()
     planned: list[tuple[Path, str]] = []
     problems: list[str] = []
-    for src in sorted((ROOT / "solutions").rglob("*.md")):
+    sources = [Path(p).resolve() for p in only] if only else sorted((ROOT / "solutions").rglob("*.md"))
+    for src in sources:
         if src.name == "README.md":
             continue
         rel = src.relative_to(ROOT / "solutions")
@@ -224,31 +255,32 @@ def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False) 
             continue
         if dest.exists() and dest.read_text(encoding="utf-8") == text and dest.with_suffix(".ipynb").exists():
             continue  # up to date
-        for path in (dest, dest.with_suffix(".ipynb")):
+        edited = [path for path in (dest, dest.with_suffix(".ipynb"))
+                  if path.exists() and not force and not _untouched(path, manifest, text)]
+        for path in edited:
             k = path.relative_to(ROOT).as_posix()
-            if path.exists() and not force and manifest.get(k) != _file_sha(path):
-                problems.append(
-                    f"{k} has changed since it was generated: it may hold a student's answers. "
-                    f"Rename or move it (e.g. to {path.stem}.mine{path.suffix}) and rerun, or pass --force."
-                )
-        planned.append((dest, text))
-    if problems:
-        print("\n".join(problems), file=sys.stderr)
-        return 1
+            problems.append(
+                f"{k} has changed since it was generated: it may hold a student's answers, so it was "
+                f"left as it is. Rename or move it (e.g. to {path.stem}.mine{path.suffix}) and rerun, "
+                f"or pass --force to overwrite it."
+            )
+        if not edited:
+            planned.append((dest, text))
     if check:
+        if problems:
+            print("\n".join(problems), file=sys.stderr)
+            return 1
         print("exercises/ matches solutions/")
         return 0
     for dest, text in planned:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_text(text, encoding="utf-8")
     rc = execute([str(d) for d, _ in planned], force=True, jobs=jobs) if planned else 0
-    for dest, _ in planned:
-        for path in (dest, dest.with_suffix(".ipynb")):
-            if path.exists():
-                manifest[path.relative_to(ROOT).as_posix()] = _file_sha(path)
-    MANIFEST.parent.mkdir(parents=True, exist_ok=True)
-    MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+    _update_manifest([p for dest, _ in planned for p in (dest, dest.with_suffix(".ipynb"))])
     print(f"generated {len(planned)} exercise notebook(s)")
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 1
     return rc
 
 
@@ -283,6 +315,7 @@ def main(argv=None) -> int:
     e.add_argument("--force", action="store_true")
     e.add_argument("-j", "--jobs", type=int, default=2)
     x = sub.add_parser("exercises")
+    x.add_argument("paths", nargs="*", help="solution sources to regenerate (default: all)")
     x.add_argument("--check", action="store_true")
     x.add_argument("--force", action="store_true")
     x.add_argument("-j", "--jobs", type=int, default=2)
@@ -292,7 +325,7 @@ def main(argv=None) -> int:
         if a.cmd == "execute":
             return execute(a.paths, a.force, a.jobs)
         if a.cmd == "exercises":
-            return generate_exercises(check=a.check, jobs=a.jobs, force=a.force)
+            return generate_exercises(check=a.check, jobs=a.jobs, force=a.force, only=a.paths or None)
         problems = pair_problems()
         print("\n".join(problems) or "all pairs match")
         return 1 if problems else 0
