@@ -137,6 +137,7 @@ def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter
             steps += [(pd[i], "prep_done", -1), (enq[i], "enqueue", -1), (deq[i], "dequeue", b),
                       (td[i], "transfer_done", b), (gs[i], "compute_start", b), (gd[i], "compute_done", b)]
         consumed = ok_prep and (stop is None or gs[i] < stop)
+        logged = False
         for t, kind, buf in steps:
             # after a stop nothing new starts; work already started completes
             if stop is not None and t >= stop and kind in ("read_start", "prep_start", "enqueue", "dequeue", "compute_start"):
@@ -144,9 +145,10 @@ def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter
             if stop is not None and t > stop and kind in ("read_done", "prep_done", "transfer_done") and not consumed:
                 break
             ev.append(Event(float(t), kind, i, buf))
+            logged = True
         if consumed:
             delivered.append(i)
-        elif any(e.batch == i for e in ev):
+        elif logged:
             reclaimed.append(i)
     if stop is not None:
         for i in reclaimed:
@@ -165,11 +167,14 @@ def queue_length_trace(run: PrefetchRun):
     At equal times, batches already queued leave first, then new ones enter, then any batch that
     enters and leaves in the same instant passes straight through.
     """
-    moves = [e for e in run.events if e.kind in ("enqueue", "dequeue", "reclaim")]
-    times = sorted({e.time for e in moves})
+    moves = sorted((e for e in run.events if e.kind in ("enqueue", "dequeue", "reclaim")), key=lambda e: e.time)
     t, q, cur, inq = [0.0], [0], 0, set()
-    for now in times:
-        group = [e for e in moves if e.time == now]
+    i = 0
+    while i < len(moves):
+        j = i
+        while j < len(moves) and moves[j].time == moves[i].time:
+            j += 1
+        group = moves[i:j]
         for phase in ("old-out", "in", "new-out"):
             for e in group:
                 if phase == "in" and e.kind == "enqueue":
@@ -178,6 +183,7 @@ def queue_length_trace(run: PrefetchRun):
                 elif phase != "in" and e.kind in ("dequeue", "reclaim") and e.batch in inq:
                     cur -= 1
                     inq.discard(e.batch)
-            t.append(now)
+            t.append(moves[i].time)
             q.append(cur)
+        i = j
     return np.array(t), np.array(q)
