@@ -34,7 +34,6 @@ import io
 import json
 import math
 import random
-import shutil
 import sys
 from pathlib import Path
 
@@ -205,7 +204,13 @@ def _code(v) -> str:
     if _is_int(v):
         return str(v)
     if isinstance(v, float):
-        return str(int(v)) + ".0" if v.is_integer() and abs(v) < 1e15 else repr(v)
+        short = f"{v:.12g}"
+        if abs(v) >= 1e6:                                   # 6.59e11, not 659000000000.0
+            mant, exp = f"{v:.11e}".split("e")
+            short = f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
+        if float(short) != v:
+            return repr(v)
+        return short + ".0" if short.lstrip("-").isdigit() else short
     return repr(v)
 
 
@@ -288,8 +293,12 @@ def _key_value(v):
 def generate(n: int = 3, seed: int = 0, out: Path | str = ROOT / "_build" / "variants") -> list[dict]:
     """Write the variant notebooks and the answer key; returns the key's rows."""
     out = Path(out)
-    if out.exists() and (out / "answer_key.csv").exists():  # ours from an earlier run: start clean
-        shutil.rmtree(out)
+    if (out / "answer_key.csv").exists():  # an earlier run: remove its files (only ours), start clean
+        for old in [out / "answer_key.csv", out / "answer_key.md", *out.glob("*/ex*_v[0-9]*.ipynb")]:
+            old.unlink(missing_ok=True)
+        for folder in out.iterdir():
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
     out.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     md = [f"# Answer key: exercise variants (seed {seed}, {n} per exercise)\n",
