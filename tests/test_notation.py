@@ -104,3 +104,11 @@ def test_book_KB_is_not_a_pint_unit():
     with pytest.raises(pint.errors.UndefinedUnitError):
         ureg.parse_expression("KB")
     assert ureg.parse_expression("kB").to("byte").magnitude == 1000
+
+
+def test_each_clash_cites_a_line_that_shows_the_letter(lines):
+    # every clash points at least once to a line where the letter (or one of the letters) is written
+    import re
+    for c in nt.CLASHES:
+        toks = [t for t in re.split(r"[\s/,()]+", c.symbol) if t]
+        assert any(t in lines[ln - 1] for ln in c.source_lines for t in toks), c.symbol
