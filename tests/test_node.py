@@ -97,3 +97,11 @@ def test_prefetch_and_misc():
         N.prefetch_depth(Q_(1, "s"), Q_(0, "s"), Q_(0, "s"))
     with pytest.raises(InputError, match="counts"):
         N.node_failure_rate([1, 2], [Q_(1, "hour")])
+
+
+def test_tier_array():
+    # hand: [3.35 TB/s, 450 GB/s] -> [3350, 450] GB/s
+    arr = N.tier_array([Q_(3.35, "TB/s"), Q_(450, "GB/s")])
+    assert arr.to("GB/s").magnitude.tolist() == pytest.approx([3350, 450])
+    t = N.staircase_times(Q_(10, "GB"), arr)
+    assert t.to("ms").magnitude.tolist() == pytest.approx([10 / 3.35, 10 / 0.45])

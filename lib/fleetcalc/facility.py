@@ -12,9 +12,12 @@ rack, engineered (contained, high-pressure) air up to ~30 kW, liquid above (line
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .capacity import energy, facility_power, it_power  # noqa: F401  (re-exported)
+from .units import Q_, ureg
 from .validate import InputError, count, magnitude, out
 
 __all__ = [
@@ -24,8 +27,17 @@ __all__ = [
     "overhead_chain", "equivalent_hours", "COOLING",
 ]
 
+
+@functools.lru_cache(maxsize=None)
+def _u(name):
+    """A parsed unit, cached: pint re-parses prefixed unit strings ("GB", "kW") on every call."""
+    return ureg.Unit(name)
+
 #: Cooling regimes by rack power (kW upper bounds), Vol. 2 Ch. 2 line 2236.
 COOLING = (("room air", 10.0), ("engineered air", 30.0), ("liquid", float("inf")))
+_ROOM_AIR = Q_(COOLING[0][1] * 1e3, "W")
+_AIR = Q_(COOLING[1][1] * 1e3, "W")
+_ZERO_W = Q_(0.0, "W")
 
 
 def rack_power(gpus, gpu_power, overhead):
@@ -34,7 +46,7 @@ def rack_power(gpus, gpu_power, overhead):
     n = count("gpus", gpus, ge=0)
     p = magnitude("gpu_power", gpu_power, "W", ge=0)
     o = magnitude("overhead", overhead, "W", ge=0)
-    return out(n * p + o, "W").to("kW")
+    return out(n * p + o, "W").to(_u("kW"))
 
 
 def rack_overhead(total, gpus, gpu_power):
@@ -45,7 +57,7 @@ def rack_overhead(total, gpus, gpu_power):
     rest = t - n * p
     if np.any(rest < 0):
         raise InputError(f"total must be >= gpus x gpu_power; got {total} for {gpus} x {gpu_power}")
-    return out(rest, "W").to("kW")
+    return out(rest, "W").to(_u("kW"))
 
 
 def racks_needed(gpus, gpus_per_node, nodes_per_rack):
@@ -60,9 +72,8 @@ def racks_needed(gpus, gpus_per_node, nodes_per_rack):
 def cluster_it_power(racks, power_per_rack, other_power=None):
     """IT power of identical racks plus shared gear: capacity.it_power(rack power, racks, other)
     (line 2228: 32 x 33.5 kW = 1.07 MW, the book's "about 1.1 MW")."""
-    from .units import Q_
-    other = Q_(0, "W") if other_power is None else other_power
-    return it_power(power_per_rack, racks, other).to("MW")
+    other = _ZERO_W if other_power is None else other_power
+    return it_power(power_per_rack, racks, other).to(_u("MW"))
 
 
 def pue_from_compute_fraction(fraction):
@@ -81,10 +92,9 @@ def compute_fraction_from_pue(pue):
 def cooling_code(power_per_rack, room_air_max=None, air_max=None):
     """0 = room air, 1 = engineered air, 2 = liquid, by rack power (line 2236: ~10 kW and
     ~30 kW limits). Vectorised."""
-    from .units import Q_
-    p = magnitude("power_per_rack", power_per_rack, "kW", ge=0)
-    r = magnitude("room_air_max", room_air_max if room_air_max is not None else Q_(COOLING[0][1], "kW"), "kW", gt=0)
-    a = magnitude("air_max", air_max if air_max is not None else Q_(COOLING[1][1], "kW"), "kW", gt=0)
+    p = magnitude("power_per_rack", power_per_rack, "W", ge=0)
+    r = magnitude("room_air_max", room_air_max if room_air_max is not None else _ROOM_AIR, "W", gt=0)
+    a = magnitude("air_max", air_max if air_max is not None else _AIR, "W", gt=0)
     if np.any(a <= r):
         raise InputError(f"air_max must be > room_air_max; got {air_max} and {room_air_max}")
     return out(np.where(p <= r, 0, np.where(p <= a, 1, 2)), "")
@@ -110,7 +120,7 @@ def total_mass(n, mass_each):
     """Mass of n identical items: n x mass (line 2290: 1,024 x 130 kg = 133 t)."""
     k = count("n", n, ge=0)
     m = magnitude("mass_each", mass_each, "kg", ge=0)
-    return out(k * m, "kg").to("t")
+    return out(k * m, "kg").to(_u("t"))
 
 
 def floor_load(mass, area):
@@ -126,15 +136,15 @@ def sustained_rate(devices, R_peak, mfu):
     n = count("devices", devices)
     r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
     u = magnitude("mfu", mfu, "", gt=0, le=1)
-    return out(n * r * u, "FLOP/s").to("EFLOP/s")
+    return out(n * r * u, "FLOP/s").to(_u("EFLOP/s"))
 
 
 def ideal_training_time(C, devices, R_peak, mfu):
     """'Physical limit' time = C / (devices x R_peak x MFU) (line 2384: 3.15e23 / 7.30e18 =
     12.0 h). ``C`` from :func:`fleetcalc.scaling.training_flops` (6 P D)."""
     c = magnitude("C", C, "FLOP", gt=0)
-    rate = sustained_rate(devices, R_peak, mfu).to("FLOP/s").magnitude
-    return out(c / rate, "s").to("hour")
+    rate = sustained_rate(devices, R_peak, mfu).to(_u("FLOP/s")).magnitude
+    return out(c / rate, "s").to(_u("hour"))
 
 
 def overhead_chain(t_ideal, efficiency=1.0, factors=()):
@@ -147,7 +157,7 @@ def overhead_chain(t_ideal, efficiency=1.0, factors=()):
     for i, f in enumerate(factors):
         ff = magnitude(f"factors[{i}]", f, "", ge=0)
         steps.append(steps[-1] * (1.0 + ff))
-    return out(np.array(steps), "s").to("hour")
+    return out(np.array(steps), "s").to(_u("hour"))
 
 
 def equivalent_hours(hours, throughput_ratio):

@@ -15,9 +15,11 @@ Sizes are decimal: the book's "350 GB" is 175e9 x 2 byte = 350e9 byte.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from .units import Q_, Quantity
+from .units import Q_, Quantity, ureg
 from .validate import InputError, count, magnitude, out
 
 __all__ = [
@@ -25,6 +27,12 @@ __all__ = [
     "training_state", "activation_memory", "recompute_flops_overhead", "per_gpu_budget",
     "units_needed", "decode_time_floor", "headroom",
 ]
+
+
+@functools.lru_cache(maxsize=None)
+def _u(name):
+    """A parsed unit, cached: pint re-parses prefixed unit strings ("GB", "kW") on every call."""
+    return ureg.Unit(name)
 
 #: Bytes per value of common precisions (labels for dropdowns).
 PRECISION_BYTES = {"FP32": 4.0, "FP16 / BF16": 2.0, "FP8 / INT8": 1.0, "INT4": 0.5}
@@ -48,14 +56,14 @@ def weights_memory(P, s_w):
     """Weight bytes = P x s_w (Table 2.10: 175e9 x 2 B = 350 GB)."""
     p = _params("P", P)
     s = magnitude("s_w", s_w, "byte", gt=0)
-    return out(p * s, "byte").to("GB")
+    return out(p * s, "byte").to(_u("GB"))
 
 
 def gradient_memory(P, s_g):
     """Gradient bytes = P x s_g (Table 2.10: 175e9 x 2 B = 350 GB)."""
     p = _params("P", P)
     s = magnitude("s_g", s_g, "byte", gt=0)
-    return out(p * s, "byte").to("GB")
+    return out(p * s, "byte").to(_u("GB"))
 
 
 def optimizer_memory(P, s_opt, s_master=Q_(0, "byte")):
@@ -64,7 +72,7 @@ def optimizer_memory(P, s_opt, s_master=Q_(0, "byte")):
     p = _params("P", P)
     s = magnitude("s_opt", s_opt, "byte", ge=0)
     m = magnitude("s_master", s_master, "byte", ge=0)
-    return out(p * (s + m), "byte").to("GB")
+    return out(p * (s + m), "byte").to(_u("GB"))
 
 
 def training_state(P, s_w, s_g, s_opt, s_master=Q_(0, "byte")):
@@ -73,7 +81,7 @@ def training_state(P, s_w, s_g, s_opt, s_master=Q_(0, "byte")):
     w = weights_memory(P, s_w)
     g = gradient_memory(P, s_g)
     o = optimizer_memory(P, s_opt, s_master)
-    return {"weights": w, "gradients": g, "optimizer": o, "total": (w + g + o).to("GB")}
+    return {"weights": w, "gradients": g, "optimizer": o, "total": (w + g + o).to(_u("GB"))}
 
 
 _RECOMPUTE = ("none", "selective", "full")
@@ -106,7 +114,7 @@ def activation_memory(s, b, h, a, L, t=1, sequence_parallel=False, recompute="no
             per_layer = sbh * (34.0 + extra) / tt
         else:
             per_layer = sbh * (10.0 + 24.0 / tt + extra / tt)
-    return out(per_layer * LL, "byte").to("GB")
+    return out(per_layer * LL, "byte").to(_u("GB"))
 
 
 def recompute_flops_overhead(recompute="full"):
@@ -139,9 +147,9 @@ def per_gpu_budget(P, s_w, s_g, s_opt, s_master=Q_(0, "byte"), t=1, pp=1, dp=1, 
     act = magnitude("activations", activations, "byte", ge=0)
     buf = magnitude("buffers", buffers, "byte", ge=0)
     model = tt * pq
-    w = weights_memory(P, s_w).to("byte").magnitude / model
-    g = gradient_memory(P, s_g).to("byte").magnitude / model
-    o = optimizer_memory(P, s_opt, s_master).to("byte").magnitude / model
+    w = weights_memory(P, s_w).to(_u("byte")).magnitude / model
+    g = gradient_memory(P, s_g).to(_u("byte")).magnitude / model
+    o = optimizer_memory(P, s_opt, s_master).to(_u("byte")).magnitude / model
     o = np.where(z >= 1, o / dd, o)
     g = np.where(z >= 2, g / dd, g)
     w = np.where(z >= 3, w / dd, w)
@@ -155,7 +163,7 @@ def per_gpu_budget(P, s_w, s_g, s_opt, s_master=Q_(0, "byte"), t=1, pp=1, dp=1, 
     hbm = w + g + o + act + buf
     res = {"weights": w, "gradients": g, "optimizer": o, "activations": act + 0.0 * w,
            "buffers": buf + 0.0 * w, "hbm": hbm, "host": host}
-    return {k: out(v, "byte").to("GB") for k, v in res.items()}
+    return {k: out(v, "byte").to(_u("GB")) for k, v in res.items()}
 
 
 def units_needed(total, per_unit):
@@ -173,11 +181,11 @@ def decode_time_floor(model_bytes, beta_mem):
     3.35 TB/s > 100 ms). The roofline's memory term (Ch. 28 Eq. 28.2) with F/R negligible."""
     q = magnitude("model_bytes", model_bytes, "byte", gt=0)
     b = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    return out(q / b, "s").to("ms")
+    return out(q / b, "s").to(_u("ms"))
 
 
 def headroom(capacity, used):
     """Capacity left: capacity - used (negative = does not fit), e.g. 80 GB HBM - 112.5 GB."""
     c = magnitude("capacity", capacity, "byte", ge=0)
     u = magnitude("used", used, "byte", ge=0)
-    return out(c - u, "byte").to("GB")
+    return out(c - u, "byte").to(_u("GB"))

@@ -15,14 +15,17 @@ Formulas owned elsewhere are imported, not repeated: T = D/BW is
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import reliability
 from .links import one_way, serialization_time  # noqa: F401  (re-exported for notebooks)
+from .units import ureg
 from .validate import InputError, count, magnitude, out
 
 __all__ = [
-    "transfer_time", "one_way", "staircase_times", "pcie_encoding", "pcie_link_bandwidth",
+    "transfer_time", "tier_array", "one_way", "staircase_times", "pcie_encoding", "pcie_link_bandwidth",
     "pcie_generation_bandwidth", "pcie_lanes_left", "aggregate_bandwidth", "per_link_bandwidth",
     "ring_links", "full_mesh_links", "ring_max_hops", "hidden_tensor_bytes", "per_step_comm_time",
     "stall_fraction", "node_failure_rate", "node_mtbf", "rest_of_node_mtbf", "expected_failures",
@@ -30,10 +33,22 @@ __all__ = [
     "step_time_after_network_upgrade",
 ]
 
+
+@functools.lru_cache(maxsize=None)
+def _u(name):
+    """A parsed unit, cached: pint re-parses prefixed unit strings ("GB", "kW") on every call."""
+    return ureg.Unit(name)
+
 # Line encodings of the PCIe generations (PCI-SIG base specifications; the book quotes only
 # Gen5's 32 GT/s and ~64 GB/s, lines 1988 and 2008). Gen3-5: 128b/130b; Gen6: FLIT, 242 of
 # 256 bytes carry payload (FEC + CRC take the rest).
 _ENCODING = {3: 128 / 130, 4: 128 / 130, 5: 128 / 130, 6: 242 / 256}
+
+
+def tier_array(bandwidths, unit="GB/s"):
+    """A list of bandwidth Quantities as one Quantity array in ``unit`` (for plots and sweeps)."""
+    u = _u(unit)
+    return out(np.array([magnitude(f"bandwidths[{i}]", b, "byte/s", ge=0) for i, b in enumerate(bandwidths)]), "byte/s").to(u)
 
 
 def transfer_time(D_vol, BW):
@@ -74,7 +89,7 @@ def pcie_link_bandwidth(rate, lanes=16, encoding=1.0, protocol_overhead=0.0):
     n = count("lanes", lanes)
     e = magnitude("encoding", encoding, "", gt=0, le=1)
     o = magnitude("protocol_overhead", protocol_overhead, "", ge=0, lt=1)
-    return out(n * r * e * (1.0 - o) / 8.0, "byte/s").to("GB/s")
+    return out(n * r * e * (1.0 - o) / 8.0, "byte/s").to(_u("GB/s"))
 
 
 def pcie_generation_bandwidth(gen, rate, lanes=16, protocol_overhead=0.0):
@@ -97,14 +112,14 @@ def aggregate_bandwidth(links, per_link):
     Figure 2.11: 18 NVLinks per GPU). Keep the direction of ``per_link``."""
     n = count("links", links)
     b = magnitude("per_link", per_link, "byte/s", gt=0)
-    return out(n * b, "byte/s").to("GB/s")
+    return out(n * b, "byte/s").to(_u("GB/s"))
 
 
 def per_link_bandwidth(aggregate, links):
     """Per-link bandwidth implied by an aggregate: aggregate / links (900 GB/s / 18 = 50 GB/s)."""
     a = magnitude("aggregate", aggregate, "byte/s", gt=0)
     n = count("links", links)
-    return out(a / n, "byte/s").to("GB/s")
+    return out(a / n, "byte/s").to(_u("GB/s"))
 
 
 def ring_links(N):
@@ -131,7 +146,7 @@ def hidden_tensor_bytes(b, s, h, bytes_per_value):
     (line 1998 and 2036: 4 x 2048 x 12288 x 2 B = 201 MB)."""
     bb, ss, hh = count("b", b), count("s", s), count("h", h)
     v = magnitude("bytes_per_value", bytes_per_value, "byte", gt=0)
-    return out(bb * ss * hh * v, "byte").to("MB")
+    return out(bb * ss * hh * v, "byte").to(_u("MB"))
 
 
 def per_step_comm_time(t_collective, layers, passes=2):
@@ -140,7 +155,7 @@ def per_step_comm_time(t_collective, layers, passes=2):
     t = magnitude("t_collective", t_collective, "s", ge=0)
     L = count("layers", layers)
     p = count("passes", passes)
-    return out(p * L * t, "s").to("ms")
+    return out(p * L * t, "s").to(_u("ms"))
 
 
 def stall_fraction(t_comm, t_compute):
@@ -170,37 +185,37 @@ def node_failure_rate(counts, mtbfs):
         if np.all(n_i == 0):
             continue
         lam = reliability.failure_rate(m)
-        total = total + np.asarray(n_i) * lam.to("1/s").magnitude
+        total = total + np.asarray(n_i) * lam.to(_u("1/s")).magnitude
     return out(total, "1/s")
 
 
 def node_mtbf(counts, mtbfs):
     """MTBF of a node from its parts: 1 / sum_i (n_i / MTBF_i) (lines 2081-2098; a node with
     8 GPUs of 50,000 h alone has 6,250 h)."""
-    lam = node_failure_rate(counts, mtbfs).to("1/s").magnitude
+    lam = node_failure_rate(counts, mtbfs).to(_u("1/s")).magnitude
     if np.any(lam <= 0):
         raise InputError("at least one component must have a non-zero count")
-    return out(1.0 / lam, "s").to("hour")
+    return out(1.0 / lam, "s").to(_u("hour"))
 
 
 def rest_of_node_mtbf(node_mtbf_total, gpu_mtbf, gpus):
     """MTBF of everything in a node except its GPUs, implied by a whole-node MTBF:
     1 / (1/M_node - n/M_gpu) (line 2098: 1,000 h node, 8 x 50,000 h GPUs -> 1,190 h)."""
     mn = magnitude("node_mtbf_total", node_mtbf_total, "s", gt=0)
-    lam_gpu = reliability.job_failure_rate(reliability.failure_rate(gpu_mtbf), gpus).to("1/s").magnitude
+    lam_gpu = reliability.job_failure_rate(reliability.failure_rate(gpu_mtbf), gpus).to(_u("1/s")).magnitude
     rest = 1.0 / mn - lam_gpu
     if np.any(rest <= 0):
         raise InputError(
             f"node_mtbf_total must be shorter than the GPUs' own MTBF (gpu_mtbf / gpus); got {node_mtbf_total}"
         )
-    return out(1.0 / rest, "s").to("hour")
+    return out(1.0 / rest, "s").to(_u("hour"))
 
 
 def expected_failures(duration, mtbf_one, n=1):
     """Expected failures of n parts in a window: n x T / MTBF = T / mtbf_of_n(MTBF, n)
     (line 2098: 128 nodes x 336 h / 1,000 h = 43; 1,024 GPUs x 336 h / 50,000 h = 6.9)."""
     d = magnitude("duration", duration, "s", ge=0)
-    m = reliability.mtbf_of_n(mtbf_one, n).to("s").magnitude
+    m = reliability.mtbf_of_n(mtbf_one, n).to(_u("s")).magnitude
     return out(d / m, "")
 
 
@@ -236,7 +251,7 @@ def effective_bandwidth_numa(BW, penalty):
     """Bandwidth seen across the socket interconnect: BW x (1 - penalty) (line 2012: up to 50 %)."""
     b = magnitude("BW", BW, "byte/s", ge=0)
     p = magnitude("penalty", penalty, "", ge=0, lt=1)
-    return out(b * (1.0 - p), "byte/s").to("GB/s")
+    return out(b * (1.0 - p), "byte/s").to(_u("GB/s"))
 
 
 def step_time_after_network_upgrade(t_compute, t_comm, speedup):
