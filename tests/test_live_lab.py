@@ -208,7 +208,13 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     table = out.locator(".widget-html-content table").first
     expect(table).to_contain_text("intensity I (Eq. 28.4)")
     # the table starts at the book's inputs (B = 1)
-    assert _table_rows(table) == _expected_rows(1)
+    start = _table_rows(table)
+    assert start == _expected_rows(1)
+    # and shows the book's own numbers there: Eq. 28.6 prints I = 0.9995 FLOP/byte, §28.3 after
+    # Eq. 28.7 prints a 2 TFLOP/s bound, and Eq. 28.3 a 50 FLOP/byte ridge (Ch. 28, Example 27.1)
+    assert dict(start)["intensity I (Eq. 28.4)"] == "1.00 FLOP/byte"
+    assert dict(start)["attainable R (Eq. 28.2)"] == "2.00 TFLOP/s"
+    assert dict(start)["ridge I* (Eq. 28.3)"] == "50.0 FLOP/byte"
     slider = out.locator(".widget-slider").first
     expect(slider).to_contain_text("batch B")
     expect(slider.locator(".widget-readout")).to_have_text("1")
