@@ -11,7 +11,9 @@ blocks this tool writes between markers, read from the executed notebooks so the
 * ``errata``: every ``[erratum]`` line the notebooks print (the book's value, the recomputed one and
   the cause), grouped by notebook: what to warn students about;
 * ``exercises``: every exercise of the chapter (registered in the exercise bank or cited in the
-  chapter text), the sections that cite it, its student notebook, and whether it has seeded variants.
+  chapter text), the sections that cite it ("Exercises for this section: **id**"; failing that, the
+  section notebooks its exercise notebook names), its student notebook, and whether it has seeded
+  variants.
 
 Only the text between ``<!-- BEGIN GENERATED <name> ... -->`` and ``<!-- END GENERATED <name> -->``
 changes; a guide without a block gets it appended, and a chapter without a guide gets a skeleton.
@@ -210,6 +212,14 @@ def _exercise_files(chapter: str) -> dict[str, str]:
     return found
 
 
+def _named_in(notebook: str | None, secs: list[Section]) -> list[Section]:
+    """Sections whose notebook the exercise notebook names (when the chapter text cites none)."""
+    if not notebook:
+        return []
+    text = (ROOT / notebook).with_suffix(".md").read_text(encoding="utf-8")
+    return [s for s in secs if f"{s.path.stem}.ipynb" in text and not s.path.stem.startswith("00_")]
+
+
 def _id_key(ex_id: str):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", ex_id)]
 
@@ -226,13 +236,14 @@ def exercises_block(chapter: str, secs: list[Section]) -> str:
     ids = sorted(set(bank) | set(cited), key=_id_key)
     if not ids:
         return "_No exercises registered or cited for this chapter yet._"
-    lines = ["| exercise | title | graded parts | section(s) citing it | student notebook | seeded variants |",
+    lines = ["| exercise | title | graded parts | section notebook(s) | student notebook | seeded variants |",
              "|---|---|---|---|---|---|"]
     for ex_id in ids:
         ex = bank.get(ex_id)
         title = _md_cell(ex.title) if ex else "(written questions)"
         parts = str(len(ex.answers)) if ex and ex.answers else "written"
-        where = "<br>".join(f"{_md_cell(s.title)}" for s in cited.get(ex_id, [])) or "—"
+        citing = cited.get(ex_id) or _named_in(files.get(ex_id), secs)
+        where = "<br>".join(f"`{s.path.stem}`" for s in citing) or "—"
         nb = f"`{files[ex_id]}`" if ex_id in files else "—"
         variants = "yes" if ex and ex.ranges and ex.answers else "—"
         lines.append(f"| **{ex_id}** | {title} | {parts} | {where} | {nb} | {variants} |")
