@@ -4,8 +4,8 @@ Vol. 2 Ch. 2 §§ Node ... Data loading (seed 001, lines 1919-2220).
 Symbols follow the Vol. 2 notation: ``D_vol`` bytes moved, ``BW`` a bandwidth (byte/s),
 ``T`` times, ``M`` an MTBF. A bandwidth is **one direction** of a full-duplex link unless the
 name says ``both_ways``; the book's NVLink "900 GB/s" is both directions summed (line 1931), so
-the time to move one buffer one way uses 450 GB/s (line 2188). Where the book itself divides by
-900 GB/s (the tensor-parallel AllReduce at line 2036), the notebook says so.
+the time to move one buffer one way uses 450 GB/s (line 2193). Where the book itself divides by
+900 GB/s (the tensor-parallel AllReduce at line 2034), the notebook says so.
 
 Formulas owned elsewhere are imported, not repeated: T = D/BW is
 :func:`fleetcalc.links.serialization_time`; one-way = both-ways / 2 is
@@ -143,7 +143,7 @@ def ring_max_hops(N):
 
 def hidden_tensor_bytes(b, s, h, bytes_per_value):
     """Bytes of one activation tensor at a layer or stage boundary: b x s x h x bytes per value
-    (line 1998 and 2036: 4 x 2048 x 12288 x 2 B = 201 MB)."""
+    (lines 1998 and 2034: 4 x 2048 x 12288 x 2 B = 201 MB)."""
     bb, ss, hh = count("b", b), count("s", s), count("h", h)
     v = magnitude("bytes_per_value", bytes_per_value, "byte", gt=0)
     return out(bb * ss * hh * v, "byte").to(_u("MB"))
@@ -151,7 +151,7 @@ def hidden_tensor_bytes(b, s, h, bytes_per_value):
 
 def per_step_comm_time(t_collective, layers, passes=2):
     """Communication per training step when every layer runs one collective in each pass:
-    passes x layers x t (line 2038: 2 x 96 = 192 AllReduces per step)."""
+    passes x layers x t (line 2036: 2 x 96 = 192 AllReduces per step)."""
     t = magnitude("t_collective", t_collective, "s", ge=0)
     L = count("layers", layers)
     p = count("passes", passes)
