@@ -153,3 +153,15 @@ def test_validation():
         fabric.bisection_bandwidth(1024, Q_(50, "GB/s"), 0.5)
     with pytest.raises(InputError, match="comm_fraction"):
         fabric.comm_stretch(1.5, 2)
+
+
+def test_inverses():
+    # line 2782 inverted: 2,048 hosts in two tiers need k = 64; 2,049 need 66; 8,192 need 128
+    assert fabric.fat_tree_min_radix(2048, 2).magnitude == 64
+    assert fabric.fat_tree_min_radix(2049, 2).magnitude == 66
+    assert fabric.fat_tree_min_radix(8192, 2).magnitude == 128
+    assert fabric.fat_tree_min_radix(65536, 3).magnitude == 64
+    # P_target = 1 %, n = 24,576: p = 1 - 0.99^(1/24576) = 4.0895e-7, and it round-trips
+    p = fabric.max_device_probability(0.01, 24576).magnitude
+    assert p == pytest.approx(1 - 0.99 ** (1 / 24576), rel=1e-9)
+    assert fabric.pfc_storm_probability(p, 24576).magnitude == pytest.approx(0.01, rel=1e-9)

@@ -29,7 +29,7 @@ __all__ = [
     "bisection_bandwidth", "oversubscription", "bisection_crossing_bytes", "transfer_time",
     "comm_stretch", "throughput_loss", "stall_cost", "utilization", "barrier_waste",
     "idle_gpu_cost", "fat_tree_hosts", "fat_tree_pod_hosts", "fat_tree_switches",
-    "fat_tree_links", "fat_tree_tiers_needed", "switch_traversals", "path_latency",
+    "fat_tree_links", "fat_tree_tiers_needed", "fat_tree_min_radix", "max_device_probability", "switch_traversals", "path_latency",
     "racks_needed", "rail_groups", "dragonfly_hosts", "slowdown_from_fraction", "torus_nodes",
     "torus_diameter", "torus_bisection_links", "torus_neighbors", "incast_overload",
     "buffer_fill_time", "transceivers", "pfc_storm_probability", "expected_storms",
@@ -186,6 +186,15 @@ def fat_tree_tiers_needed(hosts, k):
     return out(t, "")
 
 
+def fat_tree_min_radix(hosts, tiers=2):
+    """Smallest even radix k with 2 (k/2)^t >= hosts: k = 2 ceil((hosts/2)^(1/t)) (inverts the
+    sizing of Vol. 2 Ch. 3 §3.5, line 2782: 2,048 hosts in two tiers need k = 64)."""
+    n = count("hosts", hosts, ge=2)
+    t = _tiers(tiers)
+    half = np.ceil((n / 2.0) ** (1.0 / t) - 1e-9)
+    return out(2.0 * half, "")
+
+
 def switch_traversals(tiers_up):
     """Switches a packet crosses when it must climb ``tiers_up`` layers and come back down:
     2 tiers_up - 1 (1 = same leaf / rail switch, 3 = leaf-spine-leaf, 5 = through the core),
@@ -317,6 +326,15 @@ def pfc_storm_probability(p_daily, n_devices, window=Q_(1, "day")):
     n = count("n_devices", n_devices)
     mtbf_n = reliability.mtbf_of_n(_daily_mtbf(p_daily), n)
     return reliability.failure_probability(window, mtbf_n)
+
+
+def max_device_probability(P_target, n_devices, window=Q_(1, "day")):
+    """Largest per-device daily probability p that keeps P(at least one of n in ``window``) <=
+    P_target: p = 1 - (1 - P_target)^(1 / (n x days)) (inverts :func:`pfc_storm_probability`)."""
+    P = magnitude("P_target", P_target, "", gt=0, lt=1)
+    n = count("n_devices", n_devices)
+    d = magnitude("window", window, "day", gt=0)
+    return out(-np.expm1(np.log1p(-P) / (n * d)), "")
 
 
 def expected_storms(p_daily, n_devices, window=Q_(1, "day")):
