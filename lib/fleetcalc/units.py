@@ -75,12 +75,13 @@ def _definitions_file() -> str:
 ureg = pint.UnitRegistry(_definitions_file(), cache_folder=":auto:")
 for _definition in (
     "flop = [computation] = FLOP",
-    "token = [token] = tok",
-    "request = [request] = req",
-    "param = [parameter] = parameter",
+    # "_" = no separate symbol: the short form prints the name itself ("token", not "tok")
+    "token = [token] = _ = tok",
+    "request = [request] = _ = req",
+    "param = [parameter] = _ = parameter",
     "batch = [batch]",
-    "device = [device] = dev",
-    "cu = [currency] = currency_unit",
+    "device = [device] = _ = dev",
+    "currency_unit = [currency] = cu",
 ):
     ureg.define(_definition)
 ureg.formatter.default_format = "~P"
