@@ -105,3 +105,18 @@ def test_tier_array():
     assert arr.to("GB/s").magnitude.tolist() == pytest.approx([3350, 450])
     t = N.staircase_times(Q_(10, "GB"), arr)
     assert t.to("ms").magnitude.tolist() == pytest.approx([10 / 3.35, 10 / 0.45])
+
+
+def test_catalog_node_facility_entries():
+    # vol2_ch2_node_facility.toml: both NVLink per-link figures kept, each with a direction and source line
+    from fleetcalc.catalog import entry
+    e112, e50 = entry("nvlink4.link_bandwidth_fig211"), entry("nvlink4.link_bandwidth_ring_fig211")
+    assert e112.value == 112 and e50.value == 50 and "1923" in e112.source and e112.direction == "both-ways"
+    assert entry("nvlink4.gpu_bandwidth").direction == "both-ways"
+    assert entry("infiniband_ndr.per_gpu").direction == "one-way"
+    assert entry("pcie.gen5_x16").direction == "one-way"
+    # Table 2.9 and Figure 2.12 give two HBM figures (line 1960 vs 1970)
+    assert hw("bw_hierarchy.package_table29").to("TB/s").magnitude == pytest.approx(3.3)
+    assert hw("bw_hierarchy.package_fig212").to("TB/s").magnitude == pytest.approx(3.35)
+    # 400 Gb/s ToR port = 50 GB/s per GPU (line 2258 vs line 1931)
+    assert hw("infiniband_ndr.port_rate").to("GB/s").magnitude == pytest.approx(hw("infiniband_ndr.per_gpu").magnitude)
