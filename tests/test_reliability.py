@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from fleetcalc.reliability import (
-    failure_probability, failure_rate, job_failure_rate, min_waste_fraction, mtbf_of_n,
+    failure_probability, failure_rate, fit_to_rate, job_failure_rate, system_reliability, min_waste_fraction, mtbf_of_n,
     waste_fraction, waste_terms, young_daly_interval,
 )
 from fleetcalc.units import Q_
@@ -77,3 +77,35 @@ def test_mtbf_falls_as_one_over_n(mtbf, n):
 def test_probability_in_unit_interval(d, mtbf):
     p = failure_probability(Q_(d, "s"), Q_(mtbf, "s")).magnitude
     assert 0 <= p <= 1
+
+
+def test_system_reliability_vol2_eq_1_1():
+    # Vol. 2 Ch. 1 Eq. 1.1 and §1.4.1: 0.999^1000 = 36.8 %, 0.999^10000 = 0.0045 %, 0.9999^10000 = 36.8 %
+    assert round(system_reliability(0.999, 1000).to("percent").magnitude, 1) == 36.8
+    assert round(system_reliability(0.999, 10000).to("percent").magnitude, 4) == 0.0045
+    assert round(system_reliability(0.9999, 10000).to("percent").magnitude, 1) == 36.8
+    # by hand: one part -> its own reliability; r = 1 -> 1
+    assert system_reliability(0.9, 1).magnitude == pytest.approx(0.9)
+    assert system_reliability(1, 500).magnitude == 1.0
+    # vectorised over n; agrees with exp(-N lambda t) when r = exp(-lambda t)
+    n = np.array([1, 10, 100])
+    assert system_reliability(0.99, n).magnitude == pytest.approx(0.99 ** n)
+    lam_t = 1e-3
+    assert system_reliability(np.exp(-lam_t), 1000).magnitude == pytest.approx(np.exp(-1.0))
+
+
+@pytest.mark.parametrize("r, n", [(0, 10), (-0.1, 10), (1.01, 10), (0.9, 0), (0.9, 2.5), (0.9, -1)])
+def test_system_reliability_rejects(r, n):
+    with pytest.raises(InputError):
+        system_reliability(r, n)
+
+
+def test_fit_to_rate():
+    # FIT = failures per 1e9 device-hours: 1000 FIT -> 1e-6 /h, i.e. MTBF 1e6 h (hand calculation)
+    lam = fit_to_rate(1000)
+    assert lam.to("1/hour").magnitude == pytest.approx(1e-6)
+    assert (1 / lam).to("hour").magnitude == pytest.approx(1e6)
+    assert fit_to_rate(0).magnitude == 0.0
+    assert fit_to_rate(np.array([1, 10])).to("1/hour").magnitude == pytest.approx([1e-9, 1e-8])
+    with pytest.raises(InputError):
+        fit_to_rate(-1)

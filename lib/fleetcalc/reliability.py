@@ -14,7 +14,7 @@ from .validate import count, magnitude, out
 
 __all__ = [
     "failure_rate", "mtbf_of_n", "job_failure_rate", "failure_probability", "waste_terms",
-    "waste_fraction", "young_daly_interval", "min_waste_fraction",
+    "waste_fraction", "young_daly_interval", "min_waste_fraction", "system_reliability", "fit_to_rate",
 ]
 
 
@@ -81,3 +81,22 @@ def min_waste_fraction(C, M, R_f):
     m = magnitude("M", M, "s", gt=0)
     r = magnitude("R_f", R_f, "s", ge=0)
     return out(np.sqrt(2.0 * c / m) + r / m, "")
+
+
+def system_reliability(r_component, n):
+    """R_system = R_component ** n: a system that works only if all n independent, identical parts
+    work (series system), Vol. 2 Ch. 1 Eq. 1.1 (R_system(t) = R_component(t)^N = exp(-N lambda t)).
+
+    ``r_component`` is a probability in (0, 1]; ``n`` a whole number >= 1. Example (Vol. 2 §1.4.1):
+    0.999 ** 1000 = 36.8 %.
+    """
+    r = magnitude("r_component", r_component, "", gt=0, le=1)
+    nn = count("n", n)
+    return out(np.power(r, nn), "")
+
+
+def fit_to_rate(fit):
+    """Failure rate from a FIT figure: lambda = FIT x 1e-9 per device-hour (FIT = failures in
+    10^9 device-hours; Vol. 2 notation). ``fit`` is a plain number >= 0; returns 1/hour."""
+    f = magnitude("fit", fit, "", ge=0)
+    return out(f * 1e-9, "1/hour")
