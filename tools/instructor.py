@@ -198,6 +198,9 @@ def _errata_lines(rows) -> list[str]:
     return lines
 
 
+_TITLES: dict[str, str] = {}  # exercise id -> title from its "## Question <id>: title" heading
+
+
 def _exercise_files(chapter: str) -> dict[str, str]:
     """exercise id -> student notebook (by its ``## Exercise <id>`` heading or ``check("<id>"``)."""
     found: dict[str, str] = {}
@@ -205,7 +208,12 @@ def _exercise_files(chapter: str) -> dict[str, str]:
     for md in sorted(folder.glob("*.md")) if folder.exists() else []:
         text = md.read_text(encoding="utf-8")
         rel = md.relative_to(ROOT).with_suffix(".ipynb").as_posix()
-        ids = re.findall(r"^#{1,3}\s+Exercises?\s+([0-9A-Za-z]+(?:\.[0-9A-Za-z]+)+)", text, flags=re.M)
+        heads = re.findall(r"^#{2,3}\s+(?:Exercises?|Questions?)\s+([0-9A-Za-z]+(?:\.[0-9A-Za-z]+)+)[:.]?\s*(.*)$",
+                           text, flags=re.M)
+        for ex_id, title in heads:
+            if title.strip():
+                _TITLES.setdefault(ex_id, title.strip())
+        ids = [ex_id for ex_id, _ in heads]
         ids += re.findall(r"""check\(\s*["']([^"']+)["']""", text)
         for ex_id in ids:
             found.setdefault(ex_id, rel)
@@ -233,20 +241,28 @@ def exercises_block(chapter: str, secs: list[Section]) -> str:
         for ex_id in s.cited:
             cited.setdefault(ex_id, []).append(s)
     files = _exercise_files(chapter)
-    ids = sorted(set(bank) | set(cited), key=_id_key)
+    ids = sorted(set(bank) | set(cited) | set(files), key=_id_key)
     if not ids:
         return "_No exercises registered or cited for this chapter yet._"
     lines = ["| exercise | title | graded parts | section notebook(s) | student notebook | seeded variants |",
              "|---|---|---|---|---|---|"]
     for ex_id in ids:
         ex = bank.get(ex_id)
-        title = _md_cell(ex.title) if ex else "(written questions)"
+        title = _md_cell(ex.title if ex else _TITLES.get(ex_id, "(written question)"))
         parts = str(len(ex.answers)) if ex and ex.answers else "written"
         citing = cited.get(ex_id) or _named_in(files.get(ex_id), secs)
         where = "<br>".join(f"`{s.path.stem}`" for s in citing) or "—"
         nb = f"`{files[ex_id]}`" if ex_id in files else "—"
         variants = "yes" if ex and ex.ranges and ex.answers else "—"
         lines.append(f"| **{ex_id}** | {title} | {parts} | {where} | {nb} | {variants} |")
+    folder = ROOT / "exercises" / chapter
+    listed = set(files.values())
+    others = [md for md in sorted(folder.glob("*.md")) if folder.exists()
+              and md.relative_to(ROOT).with_suffix(".ipynb").as_posix() not in listed]
+    for md in others:
+        n = len(re.findall(r"^##\s+(?:Q\d|Question|Exercise)", md.read_text(encoding="utf-8"), flags=re.M))
+        rel = md.relative_to(ROOT).with_suffix(".ipynb").as_posix()
+        lines += ["", f"Written questions (not numbered in the book): `{rel}` ({n} question(s))."]
     lines += ["", "Seeded variants for homework and exams: `make variants` (or `python tools/variants.py "
               "--n 3 --seed 2027`) writes one student notebook per variant and an answer key to "
               "`_build/variants/`."]
