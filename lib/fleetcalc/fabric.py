@@ -106,7 +106,8 @@ def utilization(compute, comm):
     from .node import stall_fraction
 
     c = magnitude("compute", compute, "s", gt=0)
-    return out(1.0 - stall_fraction(comm, Q_(c, "s")).magnitude, "")
+    n = magnitude("comm", comm, "s", ge=0)
+    return out(1.0 - stall_fraction(Q_(n, "s"), Q_(c, "s")).magnitude, "")
 
 
 def barrier_waste(gpus, delay):
@@ -178,9 +179,11 @@ def fat_tree_links(k, tiers=3):
 
 def fat_tree_tiers_needed(hosts, k):
     """Fewest tiers t with 2 (k/2)^t >= hosts (Vol. 2 Ch. 3 §3.5, line 2811: beyond a two-tier
-    pod you need a core layer)."""
+    pod you need a core layer). Needs k >= 4 (with k = 2 the tree never grows)."""
     n = count("hosts", hosts)
     kk = _k(k)
+    if np.any(np.asarray(kk) < 4):
+        raise InputError(f"k must be >= 4 for a tree that grows with its tiers; got {k}")
     t = np.ceil(np.log(np.maximum(n / 2.0, 1.0)) / np.log(kk / 2.0) - 1e-12)
     t = np.maximum(t, 1.0)
     return out(t, "")
@@ -392,9 +395,15 @@ def _max_load_cdf_cached(flows: int, paths: int) -> np.ndarray:
     return np.clip(cdf, 0.0, 1.0)
 
 
+def _scalar(name, value):
+    if np.ndim(getattr(value, "magnitude", value)) != 0:
+        raise InputError(f"{name} must be one number (the exact ECMP calculation is not vectorised); got {value!r}")
+    return value
+
+
 def _ecmp_args(flows, paths):
-    f = int(count("flows", flows))
-    p = int(count("paths", paths))
+    f = int(count("flows", _scalar("flows", flows)))
+    p = int(count("paths", _scalar("paths", paths)))
     if f > _MAX_FLOWS:
         raise InputError(f"flows must be <= {_MAX_FLOWS} for the exact calculation; got {flows}")
     if p > 64:
@@ -414,7 +423,7 @@ def ecmp_collision_probability(flows, paths, load):
     """P(some path carries >= ``load`` flows) under static hashing (line 2957's "one link with
     4 flows" for 8 flows on 4 paths)."""
     f, p = _ecmp_args(flows, paths)
-    c = int(count("load", load, ge=0))
+    c = int(count("load", _scalar("load", load), ge=0))
     if c == 0:
         return out(1.0, "")
     if c > f:
