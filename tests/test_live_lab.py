@@ -6,7 +6,11 @@ What a student does, done by Playwright through the UI only:
    exactly what fleetcalc computes for the new batch (formatted as the panel formats it);
 2. open (a copy of) exercises/ch28/ex28_02_03.ipynb, type an answer into the B_min cell, run it
    and get "✓ ... correct" for 52 and "✗" for 51 (Exercise 28.2: I(B) >= 50 FLOP/byte with
-   d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook).
+   d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook);
+3. lecture mode: the roofline notebook with tools/slides.py's metadata, Alt+R, and the
+   jupyterlab-rise deck has one slide per `##` heading and the panel's `###` subslide.
+   (Panels inside the deck show as text with jupyterlab-rise 0.43.1 + ipywidgets 8: upstream
+   jupyterlab-contrib/rise#119/#126; instructors demo them in the notebook pane beside the deck.)
 
 Nothing in the repository changes: the notebooks are copied into a temporary root dir, and the
 server's settings, workspaces and runtime files live there too. Screenshots go to
@@ -16,6 +20,7 @@ runs it first) and the playwright package; never `playwright install`. Selectors
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -29,6 +34,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,6 +54,14 @@ for _nb in (ROOFLINE_NB, EXERCISE_NB):
         pytest.skip(f"{_nb.relative_to(ROOT)} is missing", allow_module_level=True)
 
 expect = sync_api.expect
+SLIDES_NB = "28_3_roofline_slides.ipynb"
+
+
+def _slides():
+    spec = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 expect.set_options(timeout=45_000)   # Run All on a busy 2-core machine takes a while
 
 
@@ -77,6 +91,9 @@ def lab(tmp_path_factory):
     root.mkdir()
     for nb in (ROOFLINE_NB, EXERCISE_NB):
         shutil.copy(nb, root / nb.name)
+    # lecture mode: the same notebook with its RISE slide metadata (tools/slides.py)
+    deck = _slides().add_slide_metadata(nbformat.read(ROOFLINE_NB, as_version=4))
+    nbformat.write(deck, root / SLIDES_NB)
     settings = tmp / "settings"
     notif = settings / "@jupyterlab" / "apputils-extension"
     notif.mkdir(parents=True)
@@ -261,3 +278,21 @@ def test_exercise_check_feedback(page):
     expect(output).to_contain_text(re.compile(r"✗ Exercise 28\.2.*= 51 is too small"))
     _shot(page, "live_lab_exercise_wrong")
     _t("exercise done")
+
+
+def test_lecture_mode_renders_the_slide_deck(page):
+    """Alt+R (View > Render as Reveal Slideshow) on the notebook with tools/slides.py metadata
+    shows a reveal.js deck with one horizontal slide per slide cell and the panel's subslide."""
+    _open(page, SLIDES_NB)
+    kinds = _slides().slide_types(nbformat.read(ROOFLINE_NB, as_version=4))
+    page.locator(".jp-NotebookPanel", has_text="28.3 The roofline model").last.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")                                 # command mode: the shortcut's selector
+    page.keyboard.press("Alt+r")
+    frame = page.frame_locator("iframe[src*='/rise/']").first
+    top = frame.locator(".reveal .slides > section")
+    expect(top).to_have_count(kinds.count("slide"), timeout=90_000)
+    expect(frame.locator(".reveal .slides > section > section")).to_have_count(
+        kinds.count("slide") + kinds.count("subslide"))          # reveal nests every slide's stack
+    expect(frame.locator(".reveal .slides")).to_contain_text("Panel: move the operating point")
+    _shot(page, "live_lab_lecture_mode")
+    _t("lecture mode done")
