@@ -99,8 +99,8 @@ MANUAL = {
 }
 # Arguments that accept any unit (the result keeps it): a wrong dimension is not an error there.
 ANY_UNIT = {("devices.project", "value"), ("storage.per_share", "total")}
-# Arguments that are containers by design: their elements are fuzzed through the same checks.
-CLEAN = (ValueError, TypeError)  # InputError and UnitMismatch are both
+# The errors a calculator may raise for bad input (InputError and UnitMismatch are both).
+CLEAN = (ValueError, TypeError)
 
 
 # ----------------------------------------------------------------------------- discovery
@@ -126,8 +126,6 @@ _REL = re.compile(r"^(\w+) must be (>=|<=|>|<) ")
 
 
 def _scaled(v, factor):
-    if isinstance(v, Quantity):
-        return v * factor
     return v * factor
 
 
