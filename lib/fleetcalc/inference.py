@@ -30,7 +30,7 @@ __all__ = [
 
 
 def weight_bytes(N, s):
-    """W = N x s: bytes of weights (175e9 x 2 byte = 350 GB, line 1407; 70.6e9 x 2 = 141.2 GB)."""
+    """W = N x s: bytes of weights (175e9 x 2 byte = 350 GB, line 1410; 70.6e9 x 2 = 141.2 GB)."""
     return memory.weights_memory(N, s)
 
 
