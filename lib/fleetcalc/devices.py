@@ -128,7 +128,7 @@ def implied_clock(R_peak, units, macs_per_clock):
 
 def slowest_member_loss(f_nominal, deficit):
     """Throughput lost by a synchronous job when one member runs ``deficit`` below the nominal
-    clock: every step waits for the slowest, so the loss is deficit / f_nominal (line 1344).
+    clock: every step waits for the slowest, so the loss is deficit / f_nominal (line 1350).
     Assumes step time proportional to 1/clock (compute-bound)."""
     f = magnitude("f_nominal", f_nominal, "Hz", gt=0)
     d = magnitude("deficit", deficit, "Hz", ge=0)

@@ -107,10 +107,10 @@ register(Exercise(
     },
 ))
 
-# ---------------------------------------------------------------- 2a.6 the slowest chip (line 1344)
+# ---------------------------------------------------------------- 2a.6 the slowest chip (line 1350)
 register(Exercise(
     id="2a.6", chapter="v2_ch2", title="One slow chip in a synchronous job",
-    source="Vol. 2 Ch. 2, silicon lottery (line 1344); clock implied by Table 2.6 and line 1665",
+    source="Vol. 2 Ch. 2, silicon lottery (line 1350); clock implied by Table 2.6 and line 1665",
     inputs={"R_peak": H100_R, "units": 528, "macs": 512, "deficit": Q_(100, "MHz"), "gpus": 1024},
     answers={
         "f": Answer(lambda R_peak, units, macs: devices.implied_clock(R_peak, units, macs), unit="GHz",
