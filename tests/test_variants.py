@@ -134,7 +134,7 @@ def test_range_helpers():
 
 def test_a_variant_notebook_runs_and_grades(generated):
     """Execute one generated notebook with the key's answers typed in: every check says ✓."""
-    nbclient = pytest.importorskip("nbclient")
+    import nbclient
     a, _, rows = generated
     row0 = next(r for r in rows if r["exercise"] == "28.2")
     nb = nbformat.read(a / row0["notebook"], as_version=4)
