@@ -90,12 +90,15 @@ def _notebooks(pattern: str) -> list[Path]:
         p = Path(name)
         if not p.is_file() or p.suffix not in NOTEBOOK_EXT or p.name.startswith(("_", ".")):
             continue
-        if p.name.lower() in ("readme.md",):
-            continue
         stem = p.with_suffix("")
         if stem not in by_stem or p.suffix == ".ipynb":
             by_stem[stem] = p
-    return [by_stem[s] for s in sorted(by_stem)]
+    return [by_stem[s] for s in sorted(by_stem, key=natural_key)]
+
+
+def natural_key(path: Path) -> list:
+    """Filename order with numbers compared as numbers: 28_2 before 28_10."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path.as_posix())]
 
 
 def _page(p: Path) -> Page:
@@ -104,7 +107,7 @@ def _page(p: Path) -> Page:
 
 
 def _is_intro(p: Path) -> bool:
-    return p.stem in ("00_intro", "index", "intro")
+    return p.stem.lower() in ("00_intro", "index", "intro", "readme")
 
 
 def _chapter_from_files(files: list[Path], folder: Path, title: str | None) -> list[Chapter]:
@@ -434,11 +437,33 @@ def _mark_ok(site: str) -> None:
     (BUILD / ".doctrees" / f"{site}.ok").write_text("last build had no warnings\n")
 
 
+def prune_output(site: str, parts: list[Part]) -> int:
+    """Remove pages of documents that left the book (Sphinx never deletes an old page's HTML)."""
+    out = BUILD / site
+    docs = {pg.doc for pg in all_pages(parts)} | {"index", "genindex", "search"}
+    n = 0
+    for f in list(out.rglob("*.html")) + list((out / "_sources").rglob("*")):
+        rel = f.relative_to(out)
+        if rel.parts[0] == "_static" or not f.is_file():
+            continue
+        if rel.parts[0] == "_sources":
+            doc = rel.relative_to("_sources").as_posix()
+            doc = doc[:-4] if doc.endswith(".txt") else doc
+            doc = doc.rsplit(".", 1)[0]
+        else:
+            doc = rel.with_suffix("").as_posix()
+        if doc not in docs:
+            f.unlink()
+            n += 1
+    return n
+
+
 def build(sites: list[str], jobs: int = 2) -> int:
     book = load_book()
     t0 = time.time()
+    plans = {}
     for s in sites:
-        stage(s, book)
+        plans[s] = stage(s, book)[1]
     print(f"site: staged {', '.join(sites)} in {time.time() - t0:.1f} s", flush=True)
     procs = {}
     pending = list(sites)
@@ -453,6 +478,7 @@ def build(sites: list[str], jobs: int = 2) -> int:
         p, log = procs.pop(s)
         _, err = p.communicate()
         log.close()
+        prune_output(s, plans[s])
         warnings = [ln for ln in err.splitlines() if ln.strip()]
         (BUILD / f"{s}.warnings.txt").write_text("\n".join(warnings) + ("\n" if warnings else ""), encoding="utf-8")
         if p.returncode or warnings:
