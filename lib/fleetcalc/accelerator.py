@@ -95,10 +95,20 @@ def occupancy(blocks, t, T_SM, warp_size=32):
 
 def pad_to(x, multiple):
     """Round a dimension up to the hardware tile: ceil(x / multiple) x multiple (§28.2)."""
-    xx = count("x", x)
-    k = count("multiple", multiple)
+    return _pad(count("x", x), count("multiple", multiple))
+
+
+def _pad(xx, k):
+    """pad_to on already-checked magnitudes."""
     c = np.ceil(xx / k) * k
     return int(c) if np.ndim(c) == 0 else c.astype(int)
+
+
+def _padded_dims(m, k, n, tile_m, tile_k, tile_n):
+    """Check every dimension and tile under its own name, then pad (so errors name m, tile_m, ...)."""
+    dims = [count(name, v) for name, v in (("m", m), ("k", k), ("n", n))]
+    tiles = [count(name, v) for name, v in (("tile_m", tile_m), ("tile_k", tile_k), ("tile_n", tile_n))]
+    return [_pad(d, t) for d, t in zip(dims, tiles)]
 
 
 def matmul_flops(m, k, n):
@@ -109,11 +119,12 @@ def matmul_flops(m, k, n):
 def padded_matmul_flops(m, k, n, tile_m, tile_k, tile_n):
     """Work the hardware executes after padding to its tile: 2 m~ k~ n~ FLOP (Ch. 28 §28.2).
     Only 2 m k n of it is useful; reporting the padded count as throughput must say so."""
-    return out(2.0 * pad_to(m, tile_m) * pad_to(k, tile_k) * pad_to(n, tile_n), "FLOP")
+    mp, kp, np_ = _padded_dims(m, k, n, tile_m, tile_k, tile_n)
+    return out(2.0 * mp * kp * np_, "FLOP")
 
 
 def padding_efficiency(m, k, n, tile_m, tile_k, tile_n):
     """Useful share of executed FLOPs: m k n / (m~ k~ n~) (Ch. 28 §28.2)."""
-    useful = matmul_flops(m, k, n).magnitude
     done = padded_matmul_flops(m, k, n, tile_m, tile_k, tile_n).magnitude
+    useful = matmul_flops(m, k, n).magnitude
     return out(useful / done, "")

@@ -25,6 +25,11 @@ def _ceil(x):
     return int(c) if np.ndim(c) == 0 else c.astype(int)
 
 
+def _whole(k):
+    """A checked count as int (scalar) or int array."""
+    return int(k) if np.ndim(k) == 0 else np.asarray(k).astype(int)
+
+
 def training_time(tokens, devices, rate_per_device):
     """T = tokens / (devices x per-device effective token rate), Ch. 28 Eq. 28.27."""
     n = magnitude("tokens", tokens, "token", gt=0)
@@ -44,7 +49,7 @@ def devices_lower_bound(tokens, deadline, rate_per_device):
 def round_up_to_nodes(devices, per_node):
     """Whole nodes: ceil(devices / per_node) x per_node (Example 27.3: 62 -> 64 on 8-device nodes)."""
     d = count("devices", devices)
-    k = int(count("per_node", per_node))
+    k = _whole(count("per_node", per_node))
     return _ceil(d / k) * k
 
 
@@ -52,7 +57,7 @@ def devices_for_deadline(tokens, deadline, rate_per_device, per_node=1):
     """Least whole devices (rounded up to whole nodes of ``per_node``) that finish ``tokens`` by
     ``deadline`` (Ch. 28 Eq. 28.27 solved for the device count, Example 27.3)."""
     lb = devices_lower_bound(tokens, deadline, rate_per_device).magnitude
-    k = int(count("per_node", per_node))
+    k = _whole(count("per_node", per_node))
     whole = _ceil(lb)
     return _ceil(np.asarray(whole) / k) * k
 
@@ -106,7 +111,8 @@ def replicas_needed(demand, per_replica, max_utilisation=1.0):
     lam = magnitude("demand", demand, "request/s", ge=0)
     mu = magnitude("per_replica", per_replica, "request/s", gt=0)
     u = magnitude("max_utilisation", max_utilisation, "", gt=0, le=1)
-    return np.maximum(_ceil(lam / (mu * u)), 1) if np.ndim(lam) else max(_ceil(lam / (mu * u)), 1)
+    r = _ceil(lam / (mu * u))
+    return np.maximum(r, 1) if np.ndim(r) else max(r, 1)
 
 
 def kv_capacity_requests(kv_capacity, kv_per_request):

@@ -72,6 +72,14 @@ def merge_stages(stages, groups):
     """
     s = _stages(stages)
     n = s.shape[0]
+    bad = InputError(f"groups must be a list of tuples of stage indices 0..{n - 1}, e.g. [(0, 1)]; "
+                     f"got {groups!r}")
+    if not isinstance(groups, (list, tuple)):
+        raise bad
+    for g in groups:
+        if not isinstance(g, (list, tuple)) or not all(
+                isinstance(i, (int, np.integer)) and not isinstance(i, (bool, np.bool_)) for i in g):
+            raise bad
     seen = set()
     for g in groups:
         for i in g:
@@ -107,6 +115,8 @@ def numa_data_path(page_node, thread_node, gpu_node):
     nodes = {}
     for name, v in (("page_node", page_node), ("thread_node", thread_node), ("gpu_node", gpu_node)):
         k = count(name, v, ge=0)
+        if np.ndim(k):
+            raise InputError(f"numa_data_path takes one value per argument; got an array for {name}: {v!r}")
         if k not in (0, 1):
             raise InputError(f"{name} must be 0 or 1 (a two-socket host); got {v}")
         nodes[name] = int(k)

@@ -73,6 +73,14 @@ class PrefetchRun:
         return float(self.compute_done[-1]) if len(self.compute_done) else 0.0
 
 
+def _one(name, x):
+    """A checked magnitude that must be one number (the simulation is scalar in these inputs)."""
+    if np.ndim(x):
+        raise InputError(f"simulate_prefetch takes one value per argument; got an array for {name}: "
+                         f"{np.array2string(np.asarray(x), threshold=6)}")
+    return float(x)
+
+
 def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter=None, p_stall=0.0,
                       seed=0, stall_batches=(), fail_batch=None, cancel_at=None) -> PrefetchRun:
     """Simulate Algorithm 28.1 (Ch. 28 §28.4) for ``n_batches`` batches.
@@ -81,14 +89,18 @@ def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter
     each read gets an extra stall of ``jitter`` with probability ``p_stall`` (seeded), and the
     reads listed in ``stall_batches`` always do. ``K`` bounds the host queue (>= 1).
     """
-    n = int(count("n_batches", n_batches))
-    tr = np.broadcast_to(np.asarray(magnitude("t_read", t_read, "s", ge=0), dtype=float), (n,)).copy()
-    tp = float(magnitude("t_prep", t_prep, "s", ge=0))
-    th = float(magnitude("t_copy", t_copy, "s", ge=0))
-    tg = float(magnitude("t_compute", t_compute, "s", ge=0))
-    k = int(count("K", K))
-    J = 0.0 if jitter is None else float(magnitude("jitter", jitter, "s", ge=0))
-    p = float(magnitude("p_stall", p_stall, "", ge=0, le=1))
+    n = int(_one("n_batches", count("n_batches", n_batches)))
+    tr = np.asarray(magnitude("t_read", t_read, "s", ge=0), dtype=float)
+    if tr.ndim and tr.shape != (n,):
+        raise InputError(f"t_read must be one time or n_batches = {n} per-batch times; "
+                         f"got {tr.size} values: {t_read}")
+    tr = np.broadcast_to(tr, (n,)).copy()
+    tp = _one("t_prep", magnitude("t_prep", t_prep, "s", ge=0))
+    th = _one("t_copy", magnitude("t_copy", t_copy, "s", ge=0))
+    tg = _one("t_compute", magnitude("t_compute", t_compute, "s", ge=0))
+    k = int(_one("K", count("K", K)))
+    J = 0.0 if jitter is None else _one("jitter", magnitude("jitter", jitter, "s", ge=0))
+    p = _one("p_stall", magnitude("p_stall", p_stall, "", ge=0, le=1))
     rng = np.random.default_rng(seed)
     stalls = (rng.random(n) < p) * J
     for i in stall_batches:

@@ -42,9 +42,14 @@ def effective_bandwidth(beta_io, iops, request_size):
 
 def bandwidth_limit(beta_io, iops, request_size) -> str:
     """Which roof of Eq. 28.16 binds: 'requests' (a q < beta_io), 'link', or 'both' (equal)."""
-    b = float(magnitude("beta_io", beta_io, "byte/s", gt=0))
-    a = float(_rate("iops", iops, gt=0))
-    q = float(magnitude("request_size", request_size, "byte", gt=0))
+    b = magnitude("beta_io", beta_io, "byte/s", gt=0)
+    a = _rate("iops", iops, gt=0)
+    q = magnitude("request_size", request_size, "byte", gt=0)
+    for name, v in (("beta_io", b), ("iops", a), ("request_size", q)):
+        if np.ndim(v):
+            raise InputError(f"bandwidth_limit takes one value per argument (it returns one label); "
+                             f"got an array for {name}: {v}")
+    b, a, q = float(b), float(a), float(q)
     if np.isclose(a * q, b, rtol=1e-12):
         return "both"
     return "requests" if a * q < b else "link"
