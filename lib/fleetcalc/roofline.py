@@ -49,13 +49,16 @@ def ridge_point(R_peak, beta_mem):
     return out(r / b, "FLOP/byte")
 
 
-def bound_kind(I, R_peak, beta_mem) -> str:
-    """'memory-bound' when I < I*, 'compute-bound' when I > I*, 'balanced' at the ridge (Eq. 28.3)."""
-    i = float(magnitude("I", I, "FLOP/byte", ge=0))
-    star = float(ridge_point(R_peak, beta_mem).magnitude)
-    if np.isclose(i, star, rtol=1e-12):
-        return "balanced"
-    return "memory-bound" if i < star else "compute-bound"
+def bound_kind(I, R_peak, beta_mem):
+    """'memory-bound' when I < I*, 'compute-bound' when I > I*, 'balanced' at the ridge (Eq. 28.3).
+
+    Works on arrays too (returns an array of labels).
+    """
+    i = magnitude("I", I, "FLOP/byte", ge=0)
+    star = ridge_point(R_peak, beta_mem).magnitude
+    labels = np.where(np.isclose(i, star, rtol=1e-12), "balanced",
+                      np.where(np.asarray(i) < star, "memory-bound", "compute-bound"))
+    return str(labels) if labels.ndim == 0 else labels
 
 
 def matmul_flops(B, d, n):

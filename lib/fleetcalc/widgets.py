@@ -144,6 +144,8 @@ def _format_result(value, spec) -> str:
 class Panel(widgets.VBox):
     """Sliders + result table + plot for one calculator. Build it with :func:`panel`."""
 
+    SLOW_UPDATE_S = 0.15  # beyond this, sliders update on release rather than while dragging
+
     def __init__(self, compute: Callable[..., dict], knobs: dict[str, Knob], show=None, plot=None,
                  title: str = "", where: str = "", axes: int = 1, figsize=(6.4, 3.4)):
         self.compute = compute
@@ -199,7 +201,7 @@ class Panel(widgets.VBox):
         t0 = time.perf_counter()
         try:
             results = self.compute(**inputs)
-        except InputError as exc:
+        except (ValueError, TypeError) as exc:  # InputError and any other refusal: say it, keep the last result
             self.message.value = f"<span style='color:#b00'>{html.escape(str(exc))}</span>"
             return
         t1 = time.perf_counter()
@@ -210,6 +212,12 @@ class Panel(widgets.VBox):
             self._draw(inputs, results)
         t2 = time.perf_counter()
         self.timings.append((t1 - t0, t2 - t1))
+        if t2 - t0 > self.SLOW_UPDATE_S:
+            # a drag on a live kernel sends every intermediate value; when one update is this
+            # slow the plot would trail the mouse, so recompute on release instead
+            for w in self.controls.values():
+                if hasattr(w, "continuous_update"):
+                    w.continuous_update = False
 
     def _table_html(self, results: dict) -> str:
         names = list(results) if self.show is None else list(self.show)
@@ -223,26 +231,94 @@ class Panel(widgets.VBox):
                         f"<td style='text-align:right'><code>{_format_result(results[name], spec)}</code></td></tr>")
         return "<table>" + "".join(rows) + "</table>"
 
+    # -- drawing ------------------------------------------------------------------------------
+    # A full matplotlib draw re-lays out every tick label, axis label and legend (~100+ ms on a
+    # 2-core machine). Most slider moves only move a few artists, so the panel blits: the first
+    # update that changes artists marks them ``animated`` (left out of the full draw), the static
+    # rest is drawn once and cached as a background, and later moves restore the background and
+    # draw just the changed artists (~10x faster). Anything else (new artists, changed view
+    # limits, changed axis or legend) falls back to a full draw. The result is the same picture,
+    # except that moving artists are drawn above the legend (tested: < 0.1 % of pixels differ).
+    # (Annotation is left out: drawn on its own it lands at a different offset than in a full draw)
+    _BLITTABLE = ("Line2D", "Text", "Rectangle", "Polygon", "PathCollection",
+                  "PolyCollection", "LineCollection", "Circle", "Wedge", "FancyArrowPatch",
+                  "FillBetweenPolyCollection")
+
+    def _axes_list(self):
+        return list(self._axes) if isinstance(self._axes, tuple) else [self._axes]
+
+    def _layout_state(self):
+        return [(tuple(ax.viewLim.bounds), tuple(map(id, ax.get_children()))) for ax in self._axes_list()]
+
     def _draw(self, inputs, results):
         if self._fig is None:
+            from matplotlib.backends.backend_agg import FigureCanvasAgg
             from matplotlib.figure import Figure  # lazy: keeps `import fleetcalc` fast
 
             # no layout engine: constrained layout re-solves on every draw (about 2x slower);
             # tight_layout runs once, after the first draw, and the layout is kept after that
             self._fig = Figure(figsize=self._figsize, dpi=90)
+            self._canvas = FigureCanvasAgg(self._fig)
             axs = self._fig.subplots(1, self._n_axes)
             self._axes = axs if self._n_axes == 1 else tuple(axs)
             self._updater = self.plot_fn(self._axes, inputs, results)
             self._fig.tight_layout()
-        elif self._updater is not None:
-            self._updater(inputs, results)
-        else:
-            for ax in (self._axes if isinstance(self._axes, tuple) else (self._axes,)):
+            self._animated: list = []
+            self._render(full=True)
+            return
+        if self._updater is None:
+            for ax in self._axes_list():
                 ax.clear()
             self.plot_fn(self._axes, inputs, results)
+            self._render(full=True)
+            return
+        before = self._layout_state()
+        self._updater(inputs, results)
+        # axis and spine objects turn stale on any set_xlim/set_ylim call; with unchanged view
+        # limits their drawing is unchanged, so they do not force a full draw
+        stale = [a for ax in self._axes_list() for a in ax.get_children()
+                 if a.stale and type(a).__name__ not in ("XAxis", "YAxis", "Spine")]
+        blittable = all(type(a).__name__ in self._BLITTABLE for a in stale)
+        same_layout = self._layout_state() == before
+        if same_layout and blittable and all(a in self._animated for a in stale):
+            self._render(full=False)
+            return
+        if same_layout and blittable:
+            for a in stale:
+                if a not in self._animated:
+                    a.set_animated(True)
+                    self._animated.append(a)
+        self._render(full=True)
+
+    def _render(self, full: bool):
+        canvas = self._canvas
+        if full:
+            canvas.draw()  # animated artists are left out of this draw
+            self._background = canvas.copy_from_bbox(self._fig.bbox)
+        else:
+            canvas.restore_region(self._background)
+        for a in sorted(self._animated, key=lambda a: a.get_zorder()):
+            if a.get_visible() and a.figure is not None:
+                self._fig.draw_artist(a)
+        from PIL import Image as _PIL  # matplotlib depends on pillow
+
+        w, h = canvas.get_width_height(physical=True)
+        buf = io.BytesIO()
+        _PIL.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
+            buf, format="png", compress_level=1)
+        self.image.value = buf.getvalue()
+
+    def full_redraw_png(self) -> bytes:
+        """PNG of a full (non-blitted) draw of the current state, for tests."""
+        saved = list(self._animated)
+        for a in saved:
+            a.set_animated(False)
         buf = io.BytesIO()
         self._fig.savefig(buf, format="png")
-        self.image.value = buf.getvalue()
+        for a in saved:
+            a.set_animated(True)
+        self._render(full=True)
+        return buf.getvalue()
 
     @property
     def figure(self):

@@ -26,7 +26,10 @@ def roofline_panel(ax, inputs, results):
     i_op = results["I"].to("FLOP/byte").magnitude
     r_op = results["R"].to("TFLOP/s").magnitude
     (point,) = ax.plot([i_op], [r_op], "o", color="#c0392b", ms=9, label="operating point", zorder=5)
-    text = ax.annotate("", (i_op, r_op), textcoords="offset points", xytext=(8, -14), fontsize=9)
+    from matplotlib.transforms import offset_copy
+
+    # a Text with an offset transform (not an Annotation): the panel can blit it
+    text = ax.text(i_op, r_op, "", fontsize=9, transform=offset_copy(ax.transData, fig=ax.figure, x=8, y=-14, units="points"))
     ax.set_xlabel("arithmetic intensity I (FLOP/byte)")
     ax.set_ylabel("attainable R (TFLOP/s)")
     ax.set_xlim(_I[0], _I[-1])
@@ -41,7 +44,7 @@ def roofline_panel(ax, inputs, results):
         i_op = res["I"].to("FLOP/byte").magnitude
         r_op = res["R"].to("TFLOP/s").magnitude
         point.set_data([i_op], [r_op])
-        text.xy = (i_op, r_op)
+        text.set_position((i_op, r_op))
         text.set_text(res.get("bound", ""))
         ax.set_ylim(max(roof.min(), 1e-3) / 2, r_peak * 3)
 
