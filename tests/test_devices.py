@@ -23,7 +23,7 @@ def test_ridge_table_covers_every_device():
 
 
 def test_unknown_device_names_choices():
-    with pytest.raises(InputError, match="device must be one of"):
+    with pytest.raises(InputError, match="key must be one of"):
         devices.device("H800")
 
 

@@ -41,10 +41,9 @@ DEVICES: dict[str, tuple[str, str]] = {
 
 def device(key: str) -> dict:
     """Peak, bandwidth and ridge point of one :data:`DEVICES` entry (Eq. 2.1, line 1575)."""
-    try:
-        peak_path, bw_path = DEVICES[key]
-    except KeyError:
-        raise InputError(f"device must be one of {list(DEVICES)}; got {key!r}") from None
+    if not isinstance(key, str) or key not in DEVICES:
+        raise InputError(f"key must be one of {list(DEVICES)}; got {key!r}")
+    peak_path, bw_path = DEVICES[key]
     r, b = hw(peak_path), hw(bw_path)
     return {"R_peak": r, "beta_mem": b, "ridge": roofline.ridge_point(r, b),
             "precision": entry(peak_path).precision, "peak": entry(peak_path).peak}
@@ -68,21 +67,28 @@ TPU_GENERATIONS = {"TPU v1": ("tpu_v1", "peak_int8"), "TPU v2": ("tpu_v2", "peak
 def ratio(new, old):
     """new / old for two amounts of one kind (a generation-to-generation factor, e.g. Table 2.2's
     NVLink 900 / 600 = 1.5x, line 1364). Both Quantities of one dimension, or both plain numbers."""
+    return _ratio("new", new, "old", old)
+
+
+def _ratio(new_name, new, old_name, old, new_gt=None):
+    """:func:`ratio` with the caller's parameter names in its error messages."""
     if isinstance(new, Quantity) != isinstance(old, Quantity):
-        raise InputError("new and old must both be Quantities or both plain numbers")
+        raise InputError(f"{new_name} and {old_name} must both be Quantities or both plain numbers; "
+                         f"got {new_name}={new!r}, {old_name}={old!r}")
     if isinstance(new, Quantity):
-        o = magnitude("old", old, f"{new.units:D}", gt=0)
-        n = magnitude("new", new, f"{new.units:D}", ge=0)
+        o = magnitude(old_name, old, f"{new.units:D}", gt=0)
+        n = magnitude(new_name, new, f"{new.units:D}", ge=None if new_gt is not None else 0, gt=new_gt)
     else:
-        o = magnitude("old", old, "", gt=0)
-        n = magnitude("new", new, "", ge=0)
+        o = magnitude(old_name, old, "", gt=0)
+        n = magnitude(new_name, new, "", ge=None if new_gt is not None else 0, gt=new_gt)
     return out(n / o, "")
 
 
 def annual_growth(start, end, years):
     """Compound yearly growth rate (end / start)^(1/years) - 1 (line 1738: TDP 300 W -> 1000 W in
     7 years). Uses :func:`fleetcalc.scaling.growth_factor_per_year`."""
-    r = ratio(end, start)
+    r = _ratio("end", end, "start", start, new_gt=0)
+    magnitude("years", years, "year", gt=0)
     return out(scaling.growth_factor_per_year(r, years).magnitude - 1.0, "")
 
 
@@ -92,7 +98,7 @@ def project(value, rate, periods):
     g = magnitude("rate", rate, "", gt=-1)
     n = magnitude("periods", periods, "", ge=0)
     if not isinstance(value, Quantity):
-        raise InputError("value needs a Quantity (e.g. Q_(1000, 'W'))")
+        raise InputError(f"value needs a Quantity (e.g. Q_(1000, 'W')); got {value!r}")
     magnitude("value", value, f"{value.units:D}", ge=0)
     return value * (1.0 + g) ** n
 
@@ -101,7 +107,7 @@ def years_to_reach(start, target, rate):
     """t = ln(target / start) / ln(1 + rate) (years): when a quantity growing at ``rate`` per year
     reaches ``target`` (line 1740: when does a 1000 W accelerator reach 2000 W?)."""
     g = magnitude("rate", rate, "", gt=0)
-    r = ratio(target, start).magnitude
+    r = _ratio("target", target, "start", start).magnitude
     if np.any(np.asarray(r) < 1):
         raise InputError(f"target must be >= start; got {target} < {start}")
     return out(np.log(r) / np.log1p(g), "year")
@@ -156,6 +162,10 @@ def float_max_finite(exponent_bits, mantissa_bits, ieee=True):
     NaN, so the top binade holds normals): (2 - 2^-(m-1)) x 2^(2^e - 1 - bias) -> 448 (line 1688).
     """
     e = count("exponent_bits", exponent_bits, ge=2)
+    if np.any(np.asarray(e) > 11):
+        # 2^(2^e - 2 - bias) overflows a float64 beyond FP64's 11 exponent bits.
+        raise InputError(f"exponent_bits must be <= 11 (FP64's exponent; larger overflows); "
+                         f"got {exponent_bits!r}")
     m = count("mantissa_bits", mantissa_bits, ge=1)
     bias = 2.0 ** (e - 1) - 1
     if ieee:

@@ -49,6 +49,8 @@ def mac_energy(macs, energy_per_mac):
 def movement_to_compute(D_vol, energy_per_bit, macs, energy_per_mac):
     """(D_vol x E_bit) / (MACs x E_MAC): how many times the arithmetic's energy the data movement
     costs (line 1856: 11.2 J / 0.175 J = 64 for the 175B decode step)."""
+    magnitude("D_vol", D_vol, "byte", ge=0)
+    magnitude("energy_per_bit", energy_per_bit, "J/byte", ge=0)   # own name before delegating
     mv = movement_energy(D_vol, energy_per_bit).magnitude
     cp = mac_energy(macs, energy_per_mac).magnitude
     if np.any(np.asarray(cp) <= 0):

@@ -31,6 +31,8 @@ __all__ = [
 
 def weight_bytes(N, s):
     """W = N x s: bytes of weights (175e9 x 2 byte = 350 GB, line 1410; 70.6e9 x 2 = 141.2 GB)."""
+    memory._params("N", N)                      # own names before delegating
+    magnitude("s", s, "byte", gt=0)
     return memory.weights_memory(N, s)
 
 
@@ -61,6 +63,8 @@ def decode_step_bytes(W, B=1, ctx=0, kv_per_token=None):
 def token_latency_floor(Q, beta_mem, devices=1):
     """t >= Q / (devices x beta_mem): the bandwidth floor on one decode step (ms), lines 1516,
     1520, 1535 (141.2 GB / 3.35 TB/s = 42.1 ms). ``devices`` split the bytes evenly."""
+    magnitude("Q", Q, "byte", gt=0)             # own names before delegating
+    magnitude("beta_mem", beta_mem, "byte/s", gt=0)
     n = count("devices", devices)
     return memory.decode_time_floor(Q / n, beta_mem).to("ms")
 
@@ -104,6 +108,8 @@ def batch_for_utilisation(u, R_peak, beta_mem, s):
 def devices_to_hold(size, capacity):
     """Least whole devices whose memory holds ``size``: ceil(size / capacity) (lines 1512, 1826:
     350 GB on 80 GB H100s needs 5)."""
+    magnitude("size", size, "byte", ge=0)        # own names before delegating
+    magnitude("capacity", capacity, "byte", gt=0)
     k = np.maximum(memory.units_needed(size, capacity).magnitude, 1)
     return int(k) if np.ndim(k) == 0 else np.asarray(k).astype(int)
 
