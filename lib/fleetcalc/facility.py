@@ -72,6 +72,10 @@ def racks_needed(gpus, gpus_per_node, nodes_per_rack):
 def cluster_it_power(racks, power_per_rack, other_power=None):
     """IT power of identical racks plus shared gear: capacity.it_power(rack power, racks, other)
     (line 2228: 32 x 33.5 kW = 1.07 MW, the book's "about 1.1 MW")."""
+    count("racks", racks, ge=0)                                 # own names before delegating
+    magnitude("power_per_rack", power_per_rack, "W", ge=0)
+    if other_power is not None:
+        magnitude("other_power", other_power, "W", ge=0)
     other = _ZERO_W if other_power is None else other_power
     return it_power(power_per_rack, racks, other).to(_u("MW"))
 

@@ -45,16 +45,38 @@ def _u(name):
 _ENCODING = {3: 128 / 130, 4: 128 / 130, 5: 128 / 130, 6: 242 / 256}
 
 
+def _seq(name, value, fn):
+    """A non-empty list/tuple/array argument, as a list; anything else is refused by name."""
+    from .units import Quantity
+    ok = isinstance(value, (list, tuple)) or (
+        isinstance(value, (np.ndarray, Quantity)) and np.ndim(value) == 1)
+    if not ok or len(value) == 0:
+        raise InputError(f"{fn} needs {name} as a non-empty list (one entry per item); got {value!r}")
+    return list(value)
+
+
 def tier_array(bandwidths, unit="GB/s"):
-    """A list of bandwidth Quantities as one Quantity array in ``unit`` (for plots and sweeps)."""
+    """A list of bandwidth Quantities as one Quantity array in ``unit`` (for plots and sweeps).
+    A single Quantity (scalar or array) is taken as the tiers themselves."""
+    from .units import Quantity
     u = _u(unit)
-    return out(np.array([magnitude(f"bandwidths[{i}]", b, "byte/s", ge=0) for i, b in enumerate(bandwidths)]), "byte/s").to(u)
+    if isinstance(bandwidths, Quantity):     # already one Quantity (array): check it as a whole
+        return out(np.atleast_1d(magnitude("bandwidths", bandwidths, "byte/s", ge=0)), "byte/s").to(u)
+    if not isinstance(bandwidths, (list, tuple, np.ndarray)):
+        magnitude("bandwidths", bandwidths, "byte/s", ge=0)    # raises: names the unit wanted
+    bandwidths = _seq("bandwidths", bandwidths, "tier_array")
+    mags = [magnitude(f"bandwidths[{i}]", b, "byte/s", ge=0) for i, b in enumerate(bandwidths)]
+    if any(np.ndim(m) for m in mags):
+        raise InputError(f"bandwidths must be a list of scalar bandwidths; got {bandwidths!r}")
+    return out(np.array(mags), "byte/s").to(u)
 
 
 def transfer_time(D_vol, BW):
     """T_transfer = D_vol / BW, Vol. 2 Ch. 2 bandwidth-staircase sum (line 1975); BW one way.
 
     The same formula as :func:`fleetcalc.links.serialization_time` (called here)."""
+    magnitude("D_vol", D_vol, "byte", ge=0)                      # own names before delegating
+    magnitude("BW", BW, "byte/s", gt=0)
     return serialization_time(D_vol, BW)
 
 
@@ -63,6 +85,7 @@ def staircase_times(D_vol, bandwidths):
 
     ``bandwidths`` is a sequence of byte/s quantities (fast to slow); returns an array of s."""
     d = magnitude("D_vol", D_vol, "byte", ge=0)
+    bandwidths = _seq("bandwidths", bandwidths, "staircase_times")
     bws = np.array([magnitude(f"bandwidths[{i}]", b, "byte/s", gt=0) for i, b in enumerate(bandwidths)])
     if bws.ndim != 1 or bws.size == 0:
         raise InputError(f"bandwidths must be a non-empty list of scalar bandwidths; got {bandwidths!r}")
@@ -72,7 +95,10 @@ def staircase_times(D_vol, bandwidths):
 def pcie_encoding(gen):
     """Payload fraction of the PCIe line code: 128/130 for Gen3-5, 242/256 (FLIT) for Gen6
     (PCI-SIG base specs; external to the book)."""
-    g = int(count("gen", gen, ge=3))
+    g = count("gen", gen, ge=3)
+    if np.ndim(g):
+        raise InputError(f"pcie_encoding takes one gen (a table lookup); got an array for gen: {gen!r}")
+    g = int(g)
     if g not in _ENCODING:
         raise InputError(f"gen must be one of {sorted(_ENCODING)}; got {gen}")
     return _ENCODING[g]
@@ -175,13 +201,15 @@ def node_failure_rate(counts, mtbfs):
     exponential failures; Vol. 2 Ch. 2 §Node health, lines 2081-2098). Returns 1/s.
 
     ``counts`` and ``mtbfs`` are equal-length sequences (component counts, per-part MTBFs)."""
-    counts = list(counts)
-    mtbfs = list(mtbfs)
-    if len(counts) != len(mtbfs) or not counts:
-        raise InputError(f"counts and mtbfs must be non-empty and of equal length; got {len(counts)} and {len(mtbfs)}")
+    counts = _seq("counts", counts, "node_failure_rate")
+    mtbfs = _seq("mtbfs", mtbfs, "node_failure_rate")
+    if len(counts) != len(mtbfs):
+        raise InputError(f"counts and mtbfs must be of equal length; got {len(counts)} counts {counts!r} "
+                         f"and {len(mtbfs)} mtbfs {mtbfs!r}")
     total = 0.0
     for i, (n, m) in enumerate(zip(counts, mtbfs)):
         n_i = count(f"counts[{i}]", n, ge=0)
+        magnitude(f"mtbfs[{i}]", m, "s", gt=0)
         if np.all(n_i == 0):
             continue
         lam = reliability.failure_rate(m)
@@ -202,6 +230,8 @@ def rest_of_node_mtbf(node_mtbf_total, gpu_mtbf, gpus):
     """MTBF of everything in a node except its GPUs, implied by a whole-node MTBF:
     1 / (1/M_node - n/M_gpu) (line 2098: 1,000 h node, 8 x 50,000 h GPUs -> 1,190 h)."""
     mn = magnitude("node_mtbf_total", node_mtbf_total, "s", gt=0)
+    magnitude("gpu_mtbf", gpu_mtbf, "s", gt=0)                  # own names before delegating
+    count("gpus", gpus)
     lam_gpu = reliability.job_failure_rate(reliability.failure_rate(gpu_mtbf), gpus).to(_u("1/s")).magnitude
     rest = 1.0 / mn - lam_gpu
     if np.any(rest <= 0):
