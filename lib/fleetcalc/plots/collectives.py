@@ -105,9 +105,11 @@ def cut_panel(ax, inputs, results):
     bars = ax.bar(["sum of ports", "cut"], [1, 1], color=["#9db4cf", "#c0392b"])
     ax.set_ylabel("GB/s (log)")
     ax.set_yscale("log")
+    plain_log_ticks(ax, "y")
     ax2 = ax.inset_axes([0.58, 0.45, 0.4, 0.5])
     tb = ax2.bar(["all-to-all", "neighbour"], [1, 1], color=["#e15759", "#59a14f"])
     ax2.set_yscale("log")
+    plain_log_ticks(ax2, "y")
     ax2.set_title("time (ms)", fontsize=8)
     ax2.tick_params(labelsize=7)
 

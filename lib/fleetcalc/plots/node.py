@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import plain_log_ticks
+
 RED = "#c0392b"
 BLUE = "#1f4e79"
 
@@ -22,6 +24,7 @@ def staircase(ax, inputs, results):
     bars = ax.bar(x, ms(results), color=[BLUE, "#4f81bd", "#9bbb59", "#f79646", "#7f7f7f"][: len(names)])
     labels = [ax.text(i, 1, "", ha="center", va="bottom", fontsize=8) for i in x]
     ax.set_yscale("log")
+    plain_log_ticks(ax, "y")
     ax.set_xticks(x, names, fontsize=8)
     ax.set_ylabel("transfer time (ms), log scale")
     ax.grid(True, axis="y", which="both", alpha=0.25)
@@ -90,6 +93,7 @@ def failure_curves(ax, inputs, results):
     ax2 = ax.twinx()
     (fline,) = ax2.plot(results["n_curve"], _mag(results["f_curve"]), color="#7f7f7f", ls="--", label="expected failures")
     ax.set_xscale("log")
+    plain_log_ticks(ax, "x")
     ax.set_xlabel(results.get("xlabel", "number of nodes"))
     ax.set_ylabel("P(at least one failure) (%)")
     ax2.set_ylabel("expected failures in window")
@@ -120,6 +124,7 @@ def topology_counts(ax, inputs, results):
     (p_mesh,) = ax.plot([0], [0], "o", color=RED, ms=8)
     txt = ax.text(0, 0, "", fontsize=8)
     ax.set_yscale("log")
+    plain_log_ticks(ax, "y")
     ax.set_xlabel("GPUs N")
     ax.set_ylabel("point-to-point links")
     ax.grid(True, which="both", alpha=0.25)

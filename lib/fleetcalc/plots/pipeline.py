@@ -65,8 +65,14 @@ def gantt_panel(ax, inputs, results):
                 b.set_width(st[j])
             end = max(end, d.max())
         first.set_xdata([sum(st), sum(st)])
-        ax.set_xlim(0, end * 1.05)
-        ax.set_ylim(-0.6, 1.9)
+        # keep the x range while the schedule's end stays within (40 %, 100 %) of it
+        xl = state.get("xlim")
+        if xl is None or end > xl[1] / 1.05 * 1.0001 or end < xl[1] * 0.4:
+            state["xlim"] = (0, end * 1.05)
+            ax.set_xlim(*state["xlim"])
+        if state.get("ylim") is None:
+            state["ylim"] = (-0.6, 1.9)
+            ax.set_ylim(*state["ylim"])
         ax.set_title(f"{N_BATCHES} batches: first batch {sum(st):.3g} ms (full path), "
                      f"then one per {max(st):.3g} ms (slowest stage)", fontsize=9)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import plain_log_ticks
+
 _BLUE, _RED, _GREEN, _GREY, _ORANGE = "#1f4e79", "#c0392b", "#2e7d32", "#888888", "#e67e22"
 
 
@@ -34,6 +36,7 @@ def efficiency_vs_n(ax, inputs, results):
     n = _m(results["N_curve"])
     eta = _m(results["eta_curve"])
     (line,) = ax.semilogx(n, eta, color=_BLUE, lw=2, label="η_scaling(N)")
+    plain_log_ticks(ax, "x")
     ax.axhline(1.0, color=_GREY, ls="--", lw=1, label="ideal (linear)")
     fill = [ax.fill_between(n, eta, 1.0, color=_RED, alpha=0.12, label="communication tax")]
     (pt,) = ax.plot([_m(results["N"])], [_m(results["eta"])], "o", color=_RED, ms=8, zorder=5,
@@ -63,25 +66,43 @@ def efficiency_vs_n(ax, inputs, results):
 def step_breakdown(ax, inputs, results):
     """Stacked bar of one fleet-law step (Eq. 1.3): compute/N, exposed comm, sync (seconds).
 
-    results: parts = {label: Quantity in s} (already net of overlap).
+    results: parts = {label: Quantity in s} (already net of overlap). Later moves resize the
+    bars and relabel the legend; the picture is rebuilt only if the part labels change.
     """
-    def draw(res):
+    state = {}
+
+    def build(res):
         ax.clear()
-        parts = res["parts"]
-        left = 0.0
+        labels = list(res["parts"])
         colors = [_BLUE, _RED, _ORANGE, _GREY]
-        for (label, q), c in zip(parts.items(), colors):
-            w = float(_m(q, "s"))
-            ax.barh([0], [w], left=left, color=c, label=f"{label}: {w:.3g} s")
-            left += w
+        state["labels"] = labels
+        state["bars"] = [ax.barh([0], [0.0], left=0.0, color=c, label=label)[0]
+                         for label, c in zip(labels, colors)]
         ax.set_yticks([])
         ax.set_xlabel("time per step (s)")
-        ax.set_xlim(0, max(left, 1e-12) * 1.05)
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)
+        state["legend"] = ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)
         ax.set_title("one step, Eq. 1.3", fontsize=9)
+        state["xmax"] = None
 
-    draw(results)
-    return lambda inputs, res: draw(res)
+    def update(inputs, res):
+        parts = res["parts"]
+        if list(parts) != state.get("labels"):
+            build(res)
+        left = 0.0
+        for (label, q), bar, txt in zip(parts.items(), state["bars"], state["legend"].get_texts()):
+            w = float(_m(q, "s"))
+            bar.set_x(left)
+            bar.set_width(w)
+            txt.set_text(f"{label}: {w:.3g} s")
+            left += w
+        # keep the x range unless the stack outgrows it or shrinks below a third of it
+        xmax = state["xmax"]
+        if xmax is None or left > xmax / 1.05 or left < xmax / 3:
+            state["xmax"] = max(left, 1e-12) * 1.3
+            ax.set_xlim(0, state["xmax"])
+
+    update(inputs, results)
+    return update
 
 
 def reliability_vs_size(axes, inputs, results):
@@ -91,6 +112,7 @@ def reliability_vs_size(axes, inputs, results):
     ax1, ax2 = axes
     n = _m(results["N_curve"])
     (l1,) = ax1.loglog(n, _m(results["mtbf_curve"], "hour"), color=_BLUE, lw=2)
+    plain_log_ticks(ax1)
     (p1,) = ax1.plot([_m(results["N"])], [_m(results["mtbf"], "hour")], "o", color=_RED, ms=8)
     ax1.axhline(24, color=_GREY, ls=":", lw=1)
     ax1.text(n[0], 24 * 1.2, "one day", fontsize=8, color=_GREY)
@@ -98,6 +120,7 @@ def reliability_vs_size(axes, inputs, results):
     ax1.set_ylabel("system MTBF (hours)")
     ax1.grid(True, which="both", alpha=0.25)
     (l2,) = ax2.semilogx(n, _m(results["p_step_curve"]), color=_ORANGE, lw=2, label="≥1 failure per step")
+    plain_log_ticks(ax2, "x")
     (l3,) = ax2.semilogx(n, _m(results["p_day_curve"]), color=_RED, lw=2, label="≥1 failure per day")
     (p2,) = ax2.plot([_m(results["N"])], [_m(results["p_day"])], "o", color=_RED, ms=7)
     (p3,) = ax2.plot([_m(results["N"])], [_m(results["p_step"])], "o", color=_ORANGE, ms=7)
@@ -130,6 +153,7 @@ def availability_vs_size(ax, inputs, results):
     for (label, y), c in zip(results["curves"].items(), [_BLUE, _GREEN, _ORANGE]):
         (lines[label],) = ax.semilogx(n, _m(y), color=c, lw=2, label=label)
     (pt,) = ax.plot([_m(results["N"])], [_m(results["R_system"])], "o", color=_RED, ms=8, zorder=5)
+    plain_log_ticks(ax, "x")
     ax.axhline(np.exp(-1), color=_GREY, ls=":", lw=1)
     ax.text(n[0], np.exp(-1) + 0.03, "1/e = 36.8 %", fontsize=8, color=_GREY)
     ax.set_xlabel("cluster size N")
@@ -155,6 +179,7 @@ def compute_optimal_curves(ax, inputs, results):
     c = _m(results["C_curve"], "FLOP")
     (lp,) = ax.loglog(c, _m(results["P_curve"], "param"), color=_BLUE, lw=2, label="P_opt (parameters)")
     (ld,) = ax.loglog(c, _m(results["D_curve"], "token"), color=_GREEN, lw=2, label="D_opt (tokens)")
+    plain_log_ticks(ax)
     (pp,) = ax.plot([_m(results["C"], "FLOP")], [_m(results["P"], "param")], "o", color=_BLUE, ms=8)
     (pd,) = ax.plot([_m(results["C"], "FLOP")], [_m(results["D"], "token")], "o", color=_GREEN, ms=8)
     for cm, pm, dm, label in results.get("marks", []):
@@ -188,6 +213,7 @@ def ci_boundary_plot(ax, inputs, results):
     results: CI_curve, f_curve, CI_star, CI, f."""
     ci = _m(results["CI_curve"], "byte/FLOP")
     (line,) = ax.semilogx(ci, _m(results["f_curve"]), color=_BLUE, lw=2, label="compute fraction, no overlap")
+    plain_log_ticks(ax, "x")
     star = ax.axvline(_m(results["CI_star"], "byte/FLOP"), color=_RED, ls="--", lw=1.5,
                       label="hardware boundary CI*")
     ax.axvspan(ci.min(), 0.01, color=_GREEN, alpha=0.08, label="book: 'low' CI < 0.01")
@@ -216,6 +242,7 @@ def power_law(ax, inputs, results):
     results: X_curve, L_curve, X, L, C_L."""
     x = _m(results["X_curve"])
     (line,) = ax.semilogx(x, _m(results["L_curve"]), color=_BLUE, lw=2, label="ℒ(X)")
+    plain_log_ticks(ax, "x")
     floor = ax.axhline(_m(results["C_L"]), color=_GREY, ls="--", lw=1, label="floor C_ℒ")
     (pt,) = ax.plot([_m(results["X"])], [_m(results["L"])], "o", color=_RED, ms=8)
     ax.set_xlabel("resource X")
@@ -240,6 +267,7 @@ def growth(ax, inputs, results):
     results: years_curve, value_curve, points = [(year, value, label)], ylabel."""
     (line,) = ax.semilogy(_m(results["years_curve"]), _m(results["value_curve"]), color=_BLUE, lw=2,
                           label="constant growth")
+    plain_log_ticks(ax, "y")
     for y, v, label in results.get("points", []):
         ax.plot([y], [v], "o", color=_RED, ms=6)
         ax.annotate(label, (y, v), textcoords="offset points", xytext=(4, -10), fontsize=8)
@@ -258,18 +286,42 @@ def growth(ax, inputs, results):
 
 def bars(ax, inputs, results):
     """Horizontal bars comparing a few named values (results['bars'] = {label: number}), with an
-    optional unit label results['unit'] and log scale results['log']."""
-    def draw(res):
+    optional unit label results['unit'] and log scale results['log']. Later moves resize the
+    bars; the picture is rebuilt only if the labels, unit or scale change."""
+    state = {}
+
+    def build(res):
         ax.clear()
-        items = list(res["bars"].items())
-        vals = [float(_m(v)) for _, v in items]
-        ax.barh(range(len(items)), vals, color=[_BLUE, _RED, _GREEN, _ORANGE, _GREY][: len(items)])
+        items = list(res["bars"])
+        state["key"] = (items, res.get("unit", ""), bool(res.get("log")))
+        state["bars"] = list(ax.barh(range(len(items)), [1.0] * len(items),
+                                     color=[_BLUE, _RED, _GREEN, _ORANGE, _GREY][: len(items)]))
         ax.set_yticks(range(len(items)))
-        ax.set_yticklabels([k for k, _ in items], fontsize=8)
+        ax.set_yticklabels(items, fontsize=8)
         if res.get("log"):
             ax.set_xscale("log")
+            plain_log_ticks(ax, "x")
         ax.set_xlabel(res.get("unit", ""))
         ax.grid(True, axis="x", alpha=0.25)
+        state["lim"] = None
 
-    draw(results)
-    return lambda inputs, res: draw(res)
+    def update(inputs, res):
+        key = (list(res["bars"]), res.get("unit", ""), bool(res.get("log")))
+        if key != state.get("key"):
+            build(res)
+        vals = [float(_m(v)) for v in res["bars"].values()]
+        for bar, v in zip(state["bars"], vals):
+            bar.set_width(v)
+        hi = max(max(vals), 1e-12)
+        lim = state["lim"]
+        if res.get("log"):
+            lo = max(min(v for v in vals if v > 0) if any(v > 0 for v in vals) else hi, 1e-300)
+            if lim is None or hi > lim[1] / 1.05 or lo < lim[0] * 2 or hi < lim[1] / 100:
+                state["lim"] = (lo / 10, hi * 3)
+                ax.set_xlim(*state["lim"])
+        elif lim is None or hi > lim[1] / 1.05 or hi < lim[1] / 3:
+            state["lim"] = (0, hi * 1.3)
+            ax.set_xlim(*state["lim"])
+
+    update(inputs, results)
+    return update
