@@ -149,6 +149,13 @@ def drive_panel(p, moves: int) -> dict:
             acc[0] += time.thread_time() - t0
 
     p.compute = timed_compute
+    renders = {"full": 0, "blit": 0}
+    real_render = getattr(p, "_render", None)
+    if real_render is not None:  # the builder blits: count full redraws vs blitted updates
+        def counted_render(full):
+            renders["full" if full else "blit"] += 1
+            return real_render(full)
+        p._render = counted_render
     try:
         for name, k in p.knob_specs.items():
             w = p.controls[name]
@@ -174,45 +181,49 @@ def drive_panel(p, moves: int) -> dict:
                 errors.append(f"{name} back to {start!r}: {type(exc).__name__}: {exc}")
     finally:
         p.compute = real_compute
+        if real_render is not None:
+            del p._render  # back to the class method
     comp = [c for c, _ in p.timings]
     draw = [d for _, d in p.timings]
     tot = [c + d for c, d in p.timings]
     return {"n": len(tot), "compute_med": pct(comp, 50), "compute_p95": pct(comp, 95),
             "draw_med": pct(draw, 50), "draw_p95": pct(draw, 95), "total_med": pct(tot, 50),
             "total_p95": pct(tot, 95), "cpu_med": pct(cpu_total, 50), "cpu_p95": pct(cpu_total, 95),
-            "cpu_compute_med": pct(cpu_compute, 50), "refused": refused, "errors": errors}
+            "cpu_compute_med": pct(cpu_compute, 50), "refused": refused, "errors": errors,
+            "full_redraws": renders["full"], "blits": renders["blit"]}
 
 
 def breakdown(p, n: int = 5) -> dict:
-    """Where one update's CPU time goes: compute, table, plot update (artists), figure draw + PNG."""
-    import io as _io
-
-    out = {"compute": [], "table": [], "plot": [], "png": []}
+    """Where one update's CPU time goes: compute, result table, and the panel's own draw
+    (plot update + blitted or full render + PNG), over a few moves of the first slider."""
     if p.figure is None:
         return {}
-    for _ in range(n):
-        inputs = p.inputs()
+    name, k = next(iter(p.knob_specs.items()))
+    vals = sweep_values(k, n)
+    out = {"compute": [], "table": [], "draw": []}
+    start = p.controls[name].value
+    for v in vals:
+        inputs = p.inputs(**{name: v})
         t0 = time.thread_time()
-        res = p.compute(**inputs)
+        try:
+            res = p.compute(**inputs)
+        except Exception:  # noqa: BLE001 - refused values are reported elsewhere
+            continue
         t1 = time.thread_time()
         p._table_html(res)
         t2 = time.thread_time()
-        if p._updater is not None:
-            p._updater(inputs, res)
-        else:
-            for ax in (p._axes if isinstance(p._axes, tuple) else (p._axes,)):
-                ax.clear()
-            p.plot_fn(p._axes, inputs, res)
+        p._draw(inputs, res)
         t3 = time.thread_time()
-        p.figure.savefig(_io.BytesIO(), format="png")
-        t4 = time.thread_time()
-        for key, dt in zip(out, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+        for key, dt in zip(out, (t1 - t0, t2 - t1, t3 - t2)):
             out[key].append(dt)
-    b = {k: statistics.median(v) for k, v in out.items()}
+    with contextlib.suppress(Exception):
+        p.controls[name].value = start
+        p.update()
+    b = {k: (statistics.median(v) if v else math.nan) for k, v in out.items()}
+    axes = p._axes if isinstance(p._axes, tuple) else (p._axes,)
     b["has_update_fn"] = p._updater is not None
-    b["n_artists"] = sum(len(ax.get_children()) for ax in (p._axes if isinstance(p._axes, tuple) else (p._axes,)))
-    b["log_axes"] = any(ax.get_xscale() == "log" or ax.get_yscale() == "log"
-                        for ax in (p._axes if isinstance(p._axes, tuple) else (p._axes,)))
+    b["n_artists"] = sum(len(ax.get_children()) for ax in axes)
+    b["log_axes"] = any(ax.get_xscale() == "log" or ax.get_yscale() == "log" for ax in axes)
     return b
 
 
@@ -431,11 +442,12 @@ def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks,
               "each update), which a loaded shared machine inflates far less than wall time; the wall times "
               "(`Panel.timings`) are in the last columns. "
               f"{len(panels)} panels, {n_miss} miss a target.", "",
-              "| panel | notebook (cell) | updates | CPU median ms | CPU p95 ms | compute CPU ms | wall median ms | wall p95 ms | wall compute / redraw ms | |",
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+              "| panel | notebook (cell) | updates | CPU median ms | CPU p95 ms | compute CPU ms | full redraws / blits | wall median ms | wall p95 ms | wall compute / redraw ms | |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for r in panels:
             L.append(f"| {r['title'] or '(untitled)'} | `{r['path']}` ({r['cell']}) | {r['n']} | {ms(r['cpu_med'])} | "
-                     f"{ms(r['cpu_p95'])} | {ms(r['cpu_compute_med'])} | {ms(r['total_med'])} | {ms(r['total_p95'])} | "
+                     f"{ms(r['cpu_p95'])} | {ms(r['cpu_compute_med'])} | {r.get('full_redraws', 0)} / {r.get('blits', 0)} | "
+                     f"{ms(r['total_med'])} | {ms(r['total_p95'])} | "
                      f"{ms(r['compute_med'])} / {ms(r['draw_med'])} | "
                      f"{'✗ ' + '; '.join(r['miss']) if r['miss'] else '✓'} |")
         allt = [r["cpu_med"] for r in panels if not math.isnan(r["cpu_med"])]
@@ -449,8 +461,9 @@ def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks,
                 b = r.get("breakdown") or {}
                 L.append(f"- **{r['title']}** (`{r['path']}` cell {r['cell']}): {'; '.join(r['miss'])}.")
                 if b:
-                    L.append(f"  Per update (CPU): compute {ms(b['compute'])} ms, table {ms(b['table'])} ms, plot update "
-                             f"{ms(b['plot'])} ms, figure draw + PNG {ms(b['png'])} ms; {'has' if b['has_update_fn'] else '**no**'} "
+                    L.append(f"  Per update (CPU): compute {ms(b['compute'])} ms, table {ms(b['table'])} ms, plot update + "
+                             f"render + PNG {ms(b['draw'])} ms; {r.get('full_redraws', 0)} full redraws and "
+                             f"{r.get('blits', 0)} blitted updates over the sweep; {'has' if b['has_update_fn'] else '**no**'} "
                              f"update function; {b['n_artists']} artists; {'log axes' if b['log_axes'] else 'linear axes'}.")
                 if r.get("profile"):
                     L.append("  Own time (cProfile): " + "; ".join(f"`{x}`" for x in r["profile"][:6]) + ".")
