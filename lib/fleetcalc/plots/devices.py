@@ -23,7 +23,7 @@ def roofline_workloads(ax, inputs, results):
 
     ``results``: ``R_peak`` and ``beta_mem`` (Quantities), ``points``: list of
     ``(label, I in FLOP/byte, R in TFLOP/s)``. Later moves move the roof, the ridge line and the
-    points; the picture is rebuilt only if the point labels change.
+    points; the picture is rebuilt only if the number of points changes.
     """
     state = {}
 
@@ -45,8 +45,13 @@ def roofline_workloads(ax, inputs, results):
         state["top"] = None
 
     def update(inputs, res):
-        if [p[0] for p in res["points"]] != state.get("labels"):
+        labels = [p[0] for p in res["points"]]
+        if len(labels) != len(state.get("labels") or ()):
             build(res)
+        elif labels != state["labels"]:          # same points, new names: relabel the legend
+            for txt, label in zip(state["legend"].get_texts()[2:], labels):
+                txt.set_text(label)
+            state["labels"] = labels
         r_peak = res["R_peak"].to("TFLOP/s").magnitude
         beta = res["beta_mem"].to("TB/s").magnitude
         state["roof"].set_ydata(np.minimum(r_peak, _I * beta))

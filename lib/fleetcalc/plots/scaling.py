@@ -54,10 +54,11 @@ def efficiency_vs_n(ax, inputs, results):
         n = _m(res["N_curve"])
         eta = _m(res["eta_curve"])
         line.set_data(n, eta)
-        fill[0].remove()
-        fill[0] = ax.fill_between(n, eta, 1.0, color=_RED, alpha=0.12)
+        # move the shaded tax in place (a new artist would force a full redraw)
+        fill[0].set_verts([np.concatenate([np.c_[n, eta], np.c_[n[::-1], np.ones(len(n))]])])
         pt.set_data([_m(res["N"])], [_m(res["eta"])])
-        ax.set_xlim(n.min(), n.max())
+        if ax.get_xlim() != (n.min(), n.max()):
+            ax.set_xlim(n.min(), n.max())
 
     update(inputs, results)
     return update
