@@ -5,6 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 
+def _top(ax, state, key, hi, pad=1.1):
+    """Set the y range to (0, hi*pad) only when hi leaves (40 %, 100 %) of the kept top: fixed
+    limits let the panel redraw only the moved artists."""
+    top = state.get(key)
+    if top is None or hi > top / pad * 1.0001 or hi < top * 0.4:
+        state[key] = hi * pad
+        ax.set_ylim(0, state[key])
+
+
 def devices_cost_panel(ax, inputs, results):
     """Step curve of node-rounded devices vs per-device rate, the continuous bound, and the
     device-hour cost on a twin axis. Needs ``rates`` (array, token/s), ``devices_curve``,
@@ -20,14 +29,20 @@ def devices_cost_panel(ax, inputs, results):
     (lc,) = tw.plot(x, results["cost_curve"] / 1000, color="#f28e2b", lw=1.5, label="device-hour cost (k cu)")
     tw.set_ylabel("device-hour cost (1000 cu)")
     ax.legend(handles=[ld, lb, pt, lc], fontsize=7, loc="upper right")
+    lims = {}
 
     def update(inputs, res):
         ld.set_ydata(res["devices_curve"])
         lb.set_ydata(res["lower_curve"])
-        lc.set_ydata(res["cost_curve"] / 1000)
+        cost = res["cost_curve"] / 1000
+        if not np.array_equal(lc.get_ydata(), cost):
+            lc.set_ydata(cost)
+            # the twin axis is not among the panel's axes, so a blitted frame would miss this
+            # line: mark the legend (never blitted) stale to ask for a full draw
+            ax.get_legend().stale = True
         pt.set_data([res["rate"] / 1000], [res["devices"]])
-        ax.set_ylim(0, max(res["devices_curve"].max(), res["devices"]) * 1.1)
-        tw.set_ylim(0, res["cost_curve"].max() / 1000 * 1.1)
+        _top(ax, lims, "ax", max(res["devices_curve"].max(), res["devices"]))
+        _top(tw, lims, "tw", res["cost_curve"].max() / 1000)
 
     update(inputs, results)
     return update
@@ -41,11 +56,15 @@ def replicas_panel(ax, inputs, results):
     ax.set_xlabel("demand (request/s)")
     ax.set_ylabel("replicas")
     ax.grid(True, alpha=0.25)
+    lims = {}
 
     def update(inputs, res):
         ln.set_ydata(res["replicas_curve"])
         pt.set_data([res["demand"]], [res["replicas"]])
-        ax.set_ylim(0, max(res["replicas_curve"].max(), res["replicas"]) * 1.1 + 1)
+        top = max(res["replicas_curve"].max(), res["replicas"]) * 1.1 + 1
+        if lims.get("y") is None or top > lims["y"] or top < lims["y"] * 0.4:
+            lims["y"] = top
+            ax.set_ylim(0, top)
 
     update(inputs, results)
     return update

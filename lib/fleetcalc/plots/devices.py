@@ -10,6 +10,14 @@ _I = np.logspace(-1, 4.3, 240)
 _COLORS = ["#c0392b", "#27ae60", "#8e44ad", "#d35400", "#2c3e50"]
 
 
+def _relabel(legend, i, text):
+    """Set a legend entry's text; mark the legend stale (a full draw) only if it changed."""
+    t = legend.get_texts()[i]
+    if t.get_text() != text:
+        t.set_text(text)
+        legend.stale = True
+
+
 def _log_range(lim, lo, hi, pad_lo=10.0, pad_hi=10.0):
     """Keep a log axis range while [lo, hi] sits well inside it; else a new padded range.
     Fixed limits let the panel redraw only the moved artists."""
@@ -49,15 +57,15 @@ def roofline_workloads(ax, inputs, results):
         if len(labels) != len(state.get("labels") or ()):
             build(res)
         elif labels != state["labels"]:          # same points, new names: relabel the legend
-            for txt, label in zip(state["legend"].get_texts()[2:], labels):
-                txt.set_text(label)
+            for i, label in enumerate(labels):
+                _relabel(state["legend"], 2 + i, label)
             state["labels"] = labels
         r_peak = res["R_peak"].to("TFLOP/s").magnitude
         beta = res["beta_mem"].to("TB/s").magnitude
         state["roof"].set_ydata(np.minimum(r_peak, _I * beta))
         ridge = r_peak / beta
         state["ridge"].set_xdata([ridge, ridge])
-        state["legend"].get_texts()[1].set_text(f"ridge {ridge:.0f} FLOP/byte")
+        _relabel(state["legend"], 1, f"ridge {ridge:.0f} FLOP/byte")
         for pt, (label, i_op, r_op) in zip(state["pts"], res["points"]):
             pt.set_data([i_op], [r_op])
         # the book's top: 4x the peak; moved only when the peak leaves (1/2, 2) of the kept value

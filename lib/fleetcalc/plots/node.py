@@ -104,9 +104,14 @@ def failure_curves(ax, inputs, results):
 
     def update(inputs, res):
         line.set_data(res["n_curve"], 100 * _mag(res["p_curve"]))
-        fline.set_data(res["n_curve"], _mag(res["f_curve"]))
+        f = _mag(res["f_curve"])
+        if not (np.array_equal(fline.get_xdata(), res["n_curve"]) and np.array_equal(fline.get_ydata(), f)):
+            fline.set_data(res["n_curve"], f)
+            # the twin axis is not among the panel's axes, so a blitted frame would miss this
+            # line: mark the legend (never blitted) stale to ask for a full draw
+            ax.get_legend().stale = True
         pt.set_data([res["n"]], [100 * float(_mag(res["p"]))])
-        ax2.set_ylim(0, max(_mag(res["f_curve"]).max() * 1.1, 1e-3))
+        ax2.set_ylim(0, max(f.max() * 1.1, 1e-3))
 
     update(inputs, results)
     return update

@@ -94,7 +94,9 @@ def step_breakdown(ax, inputs, results):
             w = float(_m(q, "s"))
             bar.set_x(left)
             bar.set_width(w)
-            txt.set_text(f"{label}: {w:.3g} s")
+            if txt.get_text() != f"{label}: {w:.3g} s":
+                txt.set_text(f"{label}: {w:.3g} s")
+                state["legend"].stale = True           # legend texts: a full draw
             left += w
         # keep the x range unless the stack outgrows it or shrinks below a third of it
         xmax = state["xmax"]
