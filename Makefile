@@ -33,9 +33,11 @@ test: $(STAMP) browser
 
 notebooks: $(STAMP)
 	$(BIN)/python tools/nb.py execute $(NB)
+	$(BIN)/python tools/instructor.py
 
 exercises: $(STAMP)
 	$(BIN)/python tools/nb.py exercises
+	$(BIN)/python tools/instructor.py
 
 variants: $(STAMP)
 	$(BIN)/python tools/variants.py

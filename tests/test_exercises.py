@@ -11,7 +11,7 @@ def test_expected_answers_are_computed_from_inputs():
     assert expected("28.3", "t_min").m_as("s") == pytest.approx(0.05)
     assert expected("28.3", "t_half_bytes").m_as("s") == pytest.approx(0.025)
     # other inputs, other answer (variants): d = n = 8192 -> B >= 50*2*8192^2/(2*8192^2 - 100*16384) = 50.61 -> 51
-    assert expected("28.2", "B_min", d=8192, n=8192) == 51
+    assert expected("28.2", "B_min", d=8192) == 51
 
 
 def test_feedback(capsys):

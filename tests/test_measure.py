@@ -19,8 +19,9 @@ def test_matmul_sane():
         assert 0 < v.to("GFLOP/s").magnitude < 1e6
 
 
-def test_gpu_path_skips_cleanly():
+def test_gpu_path_answers_cleanly_with_or_without_a_gpu():
+    # without torch + CUDA the GPU path says "no GPU" (None) instead of failing; with one it measures
     if not measure.gpu_available():
         assert measure.gpu_matmul_rate() is None and measure.gpu_copy_bandwidth() is None
-        pytest.skip("no torch + CUDA here")
+        return
     assert measure.gpu_matmul_rate(n=1024).magnitude > 0

@@ -26,6 +26,9 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from slides import add_slide_metadata  # noqa: E402  (tools/slides.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("chapters", "solutions")
 MANIFEST = ROOT / "exercises" / ".generated.json"
@@ -89,6 +92,7 @@ def build_ipynb(md: Path, force: bool = False) -> Path:
         cell.metadata.pop("execution", None)
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"c{i:03d}"
+    add_slide_metadata(nb)  # lecture mode: slide metadata from the notebook's structure
     nbformat.write(nb, out)
     return out
 

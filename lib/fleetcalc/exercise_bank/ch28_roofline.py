@@ -6,14 +6,15 @@ from ..units import Q_
 register(Exercise(
     id="28.2", chapter="ch28", title="Least batch for a target intensity",
     source="Ch. 28 Exercise 28.2",
-    inputs={"d": 4096, "n": 4096, "s": Q_(2, "byte"), "I_target": Q_(50, "FLOP/byte")},
+    # W is square (d = n = 4096), so one input d stands for both
+    inputs={"d": 4096, "s": Q_(2, "byte"), "I_target": Q_(50, "FLOP/byte")},
     answers={"B_min": Answer(
-        lambda d, n, s, I_target: min_batch_for_intensity(I_target, d, n, s),
+        lambda d, s, I_target: min_batch_for_intensity(I_target, d, d, s),
         unit="", rel=0, abs=0,
         hint="write I_ideal(B) from Eq. 28.4 with d = n, set it >= the target and solve for B; "
              "then round up to a whole batch.", label="least whole B")},
     ranges={"d": (1024, 16384, 1024), "I_target": (10, 200, 5)},
-    valid=lambda d, n, s, I_target: I_target < max_matmul_intensity(d, n, s),
+    valid=lambda d, s, I_target: I_target < max_matmul_intensity(d, d, s),
 ))
 
 
