@@ -9,6 +9,15 @@ BLUE = "#1f4e79"
 REGIME_COLORS = ("#9bbb59", "#f79646", RED)
 
 
+def _top(ax, state, key, hi, pad):
+    """Set the y range to (0, hi*pad) only when hi leaves (40 %, 100 %) of the kept top: fixed
+    limits let the panel redraw only the moved artists (the labels above the bars stay inside)."""
+    top = state.get(key)
+    if top is None or hi > top / pad * 1.0001 or hi < top * 0.4:
+        state[key] = hi * pad
+        ax.set_ylim(0, state[key])
+
+
 def rack_and_facility(axes, inputs, results):
     """Left: rack power with the room-air (~10 kW) and engineered-air (~30 kW) limits; the bar is
     coloured by the cooling regime it needs. Right: facility power as IT + overhead (PUE - 1).
@@ -33,6 +42,8 @@ def rack_and_facility(axes, inputs, results):
     ax2.set_ylabel("MW")
     ax2.legend(loc="upper left", fontsize=7)
 
+    lims = {}
+
     def update(inputs, res):
         rp = float(res["rack_power"].to("kW").magnitude)
         code = int(np.asarray(res["cooling_code"].magnitude if hasattr(res["cooling_code"], "magnitude") else res["cooling_code"]))
@@ -44,7 +55,7 @@ def rack_and_facility(axes, inputs, results):
         air.set_ydata([a, a])
         rtext.set_position((0, rp))
         rtext.set_text(f"{rp:.1f} kW: {('room air', 'engineered air', 'liquid')[code]}")
-        ax1.set_ylim(0, max(rp, a) * 1.3)
+        _top(ax1, lims, "ax1", max(rp, a), 1.3)
         it = float(res["it_power"].to("MW").magnitude)
         fac = float(res["facility_power"].to("MW").magnitude)
         itbar.set_height(it)
@@ -52,7 +63,7 @@ def rack_and_facility(axes, inputs, results):
         ovbar.set_height(fac - it)
         ftext.set_position((0, fac))
         ftext.set_text(f"{fac:.2f} MW (PUE {fac / it:.2f})" if it > 0 else "")
-        ax2.set_ylim(0, max(fac, 1e-3) * 1.3)
+        _top(ax2, lims, "ax2", max(fac, 1e-3), 1.3)
 
     update(inputs, results)
     return update
@@ -69,6 +80,7 @@ def time_chain(ax, inputs, results):
     ax.set_xticks(x, labels, fontsize=7, rotation=20)
     ax.set_ylabel("hours")
     ax.grid(True, axis="y", alpha=0.25)
+    lims = {}
 
     def update(inputs, res):
         h = np.asarray(res["chain"].to("hour").magnitude, dtype=float)
@@ -76,7 +88,7 @@ def time_chain(ax, inputs, results):
             b.set_height(hi)
             t.set_position((xi, hi))
             t.set_text(f"{hi:.1f}")
-        ax.set_ylim(0, h.max() * 1.2)
+        _top(ax, lims, "ax", h.max(), 1.2)
 
     update(inputs, results)
     return update
