@@ -247,8 +247,12 @@ class Panel(widgets.VBox):
     def _axes_list(self):
         return list(self._axes) if isinstance(self._axes, tuple) else [self._axes]
 
+    def _all_axes(self):
+        """Every axes of the figure, twins (ax.twinx()) included."""
+        return list(self._fig.axes)
+
     def _layout_state(self):
-        return [(tuple(ax.viewLim.bounds), tuple(map(id, ax.get_children()))) for ax in self._axes_list()]
+        return [(tuple(ax.viewLim.bounds), tuple(map(id, ax.get_children()))) for ax in self._all_axes()]
 
     def _draw(self, inputs, results):
         if self._fig is None:
@@ -276,7 +280,7 @@ class Panel(widgets.VBox):
         self._updater(inputs, results)
         # axis and spine objects turn stale on any set_xlim/set_ylim call; with unchanged view
         # limits their drawing is unchanged, so they do not force a full draw
-        stale = [a for ax in self._axes_list() for a in ax.get_children()
+        stale = [a for ax in self._all_axes() for a in ax.get_children()
                  if a.stale and type(a).__name__ not in ("XAxis", "YAxis", "Spine")]
         blittable = all(type(a).__name__ in self._BLITTABLE for a in stale)
         same_layout = self._layout_state() == before
