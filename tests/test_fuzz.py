@@ -38,6 +38,8 @@ import warnings
 
 import numpy as np
 import pytest
+
+from fleetcalc.validate import nonfinite_parts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,22 +229,7 @@ BASELINES, PROBE_ERRORS = _baselines()
 
 # ----------------------------------------------------------------------------- helpers
 
-def nonfinite(value, where="result"):
-    if isinstance(value, Quantity):
-        return nonfinite(value.magnitude, where)
-    if isinstance(value, dict):
-        return [p for k, v in value.items() for p in nonfinite(v, f"{where}[{k!r}]")]
-    if isinstance(value, (list, tuple)):
-        return [p for i, v in enumerate(value) for p in nonfinite(v, f"{where}[{i}]")]
-    if isinstance(value, (str, bytes, bool, type(None))):
-        return []
-    if hasattr(value, "__dataclass_fields__"):
-        return [p for k in value.__dataclass_fields__ for p in nonfinite(getattr(value, k), f"{where}.{k}")]
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        return []
-    return [] if np.all(np.isfinite(arr)) else [where]
+nonfinite = nonfinite_parts  # shared with the other range/fuzz tests (fleetcalc.validate)
 
 
 def names_param(msg: str, name: str) -> bool:

@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from fleetcalc.validate import nonfinite_parts
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -23,23 +25,7 @@ from tools.panel_harness import collect_cached, notebook_sources  # noqa: E402
 SOURCES = notebook_sources()
 
 
-def nonfinite(value, where="result"):
-    """Names of the parts of ``value`` that are nan/inf (Quantities, arrays, dicts, sequences)."""
-    from fleetcalc.units import Quantity
-
-    if isinstance(value, Quantity):
-        return nonfinite(value.magnitude, where)
-    if isinstance(value, dict):
-        return [p for k, v in value.items() for p in nonfinite(v, f"{where}[{k!r}]")]
-    if isinstance(value, (list, tuple)):
-        return [p for i, v in enumerate(value) for p in nonfinite(v, f"{where}[{i}]")]
-    if isinstance(value, (str, bytes, bool, type(None))):
-        return []
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        return []  # not numeric (an object the plot uses): nothing to check
-    return [] if np.all(np.isfinite(arr)) else [where]
+nonfinite = nonfinite_parts  # shared with the other range/fuzz tests (fleetcalc.validate)
 
 
 def _rel(p: Path) -> str:

@@ -41,7 +41,7 @@ def _to(value, unit: str):
         _FACTORS[key] = factor
     return value.magnitude * factor
 
-__all__ = ["InputError", "UnitMismatch", "magnitude", "count"]
+__all__ = ["InputError", "UnitMismatch", "magnitude", "count", "out", "nonfinite_parts"]
 
 
 class InputError(ValueError):
@@ -142,3 +142,24 @@ def out(mag, unit: str):
     if not np.all(np.isfinite(arr)):
         raise InputError(f"result is not finite ({arr}); check the inputs' ranges")
     return Q_(arr if arr.ndim else float(arr), _unit(unit))
+
+
+def nonfinite_parts(value, where: str = "result") -> list[str]:
+    """Names of the parts of a result that are nan or inf (Quantities, arrays, dicts, sequences,
+    dataclasses); an empty list means every number in it is finite. Non-numeric parts are ignored.
+    The fuzz and slider-range tests use it to prove no calculator returns a silent nan."""
+    if isinstance(value, Quantity):
+        return nonfinite_parts(value.magnitude, where)
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in nonfinite_parts(v, f"{where}[{k!r}]")]
+    if isinstance(value, (list, tuple)):
+        return [p for i, v in enumerate(value) for p in nonfinite_parts(v, f"{where}[{i}]")]
+    if isinstance(value, (str, bytes, bool, type(None))):
+        return []
+    if hasattr(value, "__dataclass_fields__"):
+        return [p for k in value.__dataclass_fields__ for p in nonfinite_parts(getattr(value, k), f"{where}.{k}")]
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return []  # not numeric (an object a plot uses): nothing to check
+    return [] if np.all(np.isfinite(arr)) else [where]
