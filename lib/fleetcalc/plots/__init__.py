@@ -17,3 +17,12 @@ def plain_log_ticks(ax, axis: str = "both"):
     for a in axes:
         a.set_major_formatter(mt.FuncFormatter(lambda v, _: f"{v:g}"))
         a.set_minor_locator(mt.NullLocator())
+
+
+def log_axes(ax, xlabel: str, ylabel: str, legend_loc: str = "upper left"):
+    """The usual finish of a log-log panel plot: labels, a light grid, plain log ticks, a legend."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.25)
+    plain_log_ticks(ax)
+    ax.legend(fontsize=8, loc=legend_loc)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..collectives import ring_allreduce_time, ring_tree_crossover, tree_allreduce_time
 from ..units import Q_
-from . import plain_log_ticks
+from . import log_axes, plain_log_ticks
 
 _M = np.logspace(0, 10, 120)   # 1 byte .. 10 GB
 
@@ -26,11 +26,7 @@ def ring_tree_panel(ax, inputs, results):
     (lt,) = ax.loglog(_M, t, color="#e15759", lw=2, label="tree (Eq. 28.13)")
     vx = ax.axvline(max(mx, 1), color="#999", ls="--", lw=1, label="crossover")
     (pt,) = ax.plot([1], [1], "o", color="#333", ms=7, label="your message", zorder=5)
-    ax.set_xlabel("message size m per process (byte)")
-    ax.set_ylabel("time (s)")
-    ax.grid(True, alpha=0.25)
-    plain_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper left")
+    log_axes(ax, "message size m per process (byte)", "time (s)")
 
     def update(inputs, res):
         r, t, mx = curves(res)

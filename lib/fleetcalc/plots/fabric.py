@@ -6,7 +6,7 @@ import numpy as np
 from .. import fabric
 from ..collectives import ring_allreduce_time, tree_allreduce_time
 from ..units import Q_
-from . import plain_log_ticks
+from . import log_axes, plain_log_ticks
 
 _K = np.arange(4, 130, 2)
 _P = 2 ** np.arange(1, 15)          # 2 .. 16384 processes
@@ -55,11 +55,7 @@ def allreduce_vs_p_panel(ax, inputs, results):
     (lr,) = ax.loglog(_P, r, color="#1f4e79", lw=2, label="ring")
     (lt,) = ax.loglog(_P, t, color="#e15759", lw=2, label="tree")
     (pt,) = ax.plot([2], [1], "o", color="#333", ms=7, zorder=5, label="your p")
-    ax.set_xlabel("processes p")
-    ax.set_ylabel("all-reduce time (s)")
-    ax.grid(True, alpha=0.25)
-    plain_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper left")
+    log_axes(ax, "processes p", "all-reduce time (s)")
 
     def update(inputs, res):
         r, t = curves(res)
@@ -233,11 +229,7 @@ def torus_panel(ax, inputs, results):
     ax.loglog(n, n / 2, color="#1f4e79", lw=2, label="fat-tree: N/2 host links")
     ax.loglog(n, 2 * sides ** 2, color="#e15759", lw=2, label="3-D torus: 2 k² links")
     (pt,) = ax.plot([64], [32], "o", color="#c0392b", ms=8, zorder=5)
-    ax.set_xlabel("nodes N = k³")
-    ax.set_ylabel("links across the bisection")
-    ax.grid(True, alpha=0.25)
-    plain_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper left")
+    log_axes(ax, "nodes N = k³", "links across the bisection")
 
     def update(inputs, res):
         k = int(res["side"])

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..collectives import alpha_beta_time, latency_bandwidth_threshold
 from ..units import Q_
-from . import plain_log_ticks
+from . import log_axes
 
 _N = np.logspace(2, 10, 120)   # 100 B .. 10 GB
 
@@ -29,11 +29,7 @@ def alpha_beta_panel(ax, inputs, results):
     v2 = ax.axvline(x2, color="#e15759", ls=":", lw=1, label="n* = αβ (Eth)")
     (p1,) = ax.plot([1], [1], "o", color="#1f4e79", ms=7, zorder=5)
     (p2,) = ax.plot([1], [1], "o", color="#e15759", ms=7, zorder=5)
-    ax.set_xlabel("message size n (byte)")
-    ax.set_ylabel("T(n) (s)")
-    ax.grid(True, alpha=0.25)
-    plain_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper left")
+    log_axes(ax, "message size n (byte)", "T(n) (s)")
 
     def update(inputs, res):
         t1, t2, x1, x2 = curves(res)

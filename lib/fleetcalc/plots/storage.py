@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import plain_log_ticks
+from . import log_axes
 
 _Q = np.logspace(np.log10(512), np.log10(256 * 2**20), 120)   # 512 B .. 256 MiB
 
@@ -22,11 +22,7 @@ def effective_bandwidth_panel(ax, inputs, results):
     (iops,) = ax.loglog(_Q / 1024, aq, color="#e15759", ls="--", lw=1, label="request roof a·q")
     link = ax.axhline(b, color="#59a14f", ls="--", lw=1, label="link roof β_io")
     (pt,) = ax.plot([1], [1], "o", color="#333", ms=7, zorder=5)
-    ax.set_xlabel("request size q (KiB)")
-    ax.set_ylabel("bandwidth (MiB/s)")
-    ax.grid(True, alpha=0.25)
-    plain_log_ticks(ax)
-    ax.legend(fontsize=8, loc="upper left")
+    log_axes(ax, "request size q (KiB)", "bandwidth (MiB/s)")
 
     def update(inputs, res):
         b, aq = curves(res)
