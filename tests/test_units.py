@@ -63,3 +63,15 @@ def test_parse_printed_precision():
     assert q.to("").magnitude == pytest.approx(0.0186) and math.isclose(half, 0.005)
     with pytest.raises(ValueError):
         parse_printed("about twenty")
+
+
+def test_auto_unit_picks_the_prefix_a_reader_expects():
+    # hand values: 262,144 KiB = 256 MiB (2^18 KiB / 2^10); 0.01757 s = 17.57 ms;
+    # 400 Gb/s stays in bits; 2,100 W = 2.1 kW
+    from fleetcalc.units import Q_, fmt
+    assert fmt(Q_(262144, "KiB"), "auto", sig=3) == "256 MiB"
+    assert fmt(Q_(0.01757, "s"), "auto", sig=4) == "17.57 ms"
+    assert fmt(Q_(400, "Gb/s"), "auto", sig=3) == "400 Gb/s"
+    assert fmt(Q_(2100, "W"), "auto", sig=3) == "2.1 kW"
+    assert fmt(Q_(5e9, "B"), "auto", sig=3) == "5 GB"
+    assert fmt(Q_(0, "s"), "auto", sig=2) == "0 s"

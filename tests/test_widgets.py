@@ -96,3 +96,16 @@ def test_blitted_frames_match_a_full_draw():
     full = np.asarray(Image.open(io.BytesIO(p.full_redraw_png())).convert("RGBA")).astype(int)
     assert blit.shape == full.shape
     assert (np.abs(blit - full).sum(-1) > 0).mean() < 1e-3
+
+
+def test_panel_folds_knobs_beyond_five_and_keeps_its_prompt():
+    from fleetcalc.widgets import MAX_VISIBLE_KNOBS, knob, panel
+    import ipywidgets as widgets
+    p = panel(lambda a, b, c, d, e, f: {"s": a + f}, knobs={k: knob(1, 0, 10, 1) for k in "abcdef"},
+              prompt="does s grow with a?")
+    assert p.main == "a" and p.prompt == "does s grow with a?"
+    folds = [w for w in p.children[1].children[0].children if isinstance(w, widgets.Accordion)]
+    assert len(folds) == 1 and [c.description for c in folds[0].children[0].children] == ["f"]
+    assert MAX_VISIBLE_KNOBS == 5
+    p.set(f=3)
+    assert p.results["s"] == 4

@@ -30,7 +30,7 @@ import re
 import numpy as np
 import pint
 
-__all__ = ["ureg", "Q_", "Quantity", "fmt", "as_quantity", "parse_printed", "FormatError"]
+__all__ = ["ureg", "Q_", "Quantity", "fmt", "human_unit", "as_quantity", "parse_printed", "FormatError"]
 
 def _definitions_file() -> str:
     """pint's default definitions with information given a dimension of its own.
@@ -107,13 +107,58 @@ def as_quantity(value, unit: str | None = None):
     return Q_(value, unit or "")
 
 
+#: Unit ladders for ``fmt(value, "auto")``: the first unit (largest first) in which the value is >= 1.
+_LADDERS = {
+    "byte": ("PB", "TB", "GB", "MB", "kB", "B"),
+    "byte_binary": ("PiB", "TiB", "GiB", "MiB", "KiB", "B"),
+    "byte/second": ("PB/s", "TB/s", "GB/s", "MB/s", "kB/s", "B/s"),
+    "byte_binary/second": ("TiB/s", "GiB/s", "MiB/s", "KiB/s", "B/s"),
+    "bit/second": ("Tb/s", "Gb/s", "Mb/s", "kb/s", "b/s"),
+    "second": ("h", "min", "s", "ms", "us", "ns"),
+    "flop": ("EFLOP", "PFLOP", "TFLOP", "GFLOP", "MFLOP", "FLOP"),
+    "flop/second": ("EFLOP/s", "PFLOP/s", "TFLOP/s", "GFLOP/s", "MFLOP/s", "FLOP/s"),
+    "watt": ("GW", "MW", "kW", "W", "mW"),
+    "joule": ("GJ", "MJ", "kJ", "J", "mJ", "uJ", "nJ", "pJ"),
+}
+
+
+def human_unit(value) -> str | None:
+    """The unit a reader expects for ``value``: a prefix chosen so the number is >= 1 (256 MiB, 17.6 ms).
+
+    Bytes keep binary prefixes when the value is already in KiB/MiB/GiB/TiB; ``None`` for a
+    quantity with no ladder (it is then printed in its own unit).
+    """
+    q = as_quantity(value)
+    units = " ".join(name for name, _ in q.unit_items())
+    binary = any(w in units for w in ("kibibyte", "mebibyte", "gibibyte", "tebibyte", "pebibyte"))
+    bits = "bit" in units and "byte" not in units
+    for key, ladder in _LADDERS.items():
+        if ("byte" in key and (bits or binary != ("binary" in key))) or (key.startswith("bit") and not bits):
+            continue
+        base = Q_(1, key.replace("byte_binary", "byte"))
+        if q.dimensionality != base.dimensionality:
+            continue
+        if float(q.magnitude) == 0:
+            return f"{base.units:~P}"
+        for u in ladder:
+            if abs(float(q.to(u).magnitude)) >= 1:
+                return u
+        return ladder[-1]
+    return None
+
+
 def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | None = None) -> str:
     """Format ``value`` in ``unit`` with ``decimals`` places (or ``sig`` significant digits).
 
-    Refuses nan and inf, and refuses to print a non-zero value as zero: ask for more digits
-    or a smaller unit instead. Numbers use thousands separators only when ``decimals`` is 0.
+    ``unit="auto"`` picks the prefix a reader expects (:func:`human_unit`). Refuses nan and inf,
+    and refuses to print a non-zero value as zero: ask for more digits or a smaller unit
+    instead. Numbers use thousands separators only when ``decimals`` is 0.
     """
     q = as_quantity(value)
+    if unit == "auto":
+        unit = human_unit(q)
+        if unit is None and not q.dimensionless:
+            unit = f"{q.units:~P}"
     if unit is not None:
         q = q.to(unit)
     mag = q.magnitude

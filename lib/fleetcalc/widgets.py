@@ -11,6 +11,13 @@
   slider moves then only update artists (about 5x faster than redrawing). Without an update
   function the axes are cleared and ``plot`` is called again. ``axes=2`` passes a tuple of axes.
 
+* ``prompt``: the prediction question the panel opens with ("Predict first: ...").
+* ``main``: the knob the prompt is about (default: the first knob); the static site scrubs it.
+* At most :data:`MAX_VISIBLE_KNOBS` knobs show at once; the rest (or those named in ``more``)
+  sit behind a "more inputs" fold.
+* A ``show`` unit of ``"auto"`` (or no spec at all) prints in the unit a reader expects
+  (256 MiB, 17.6 ms), with ``decimals`` read as significant digits.
+
 The figure is a plain ``matplotlib.figure.Figure`` rendered to PNG into an ``Image`` widget: no
 pyplot state, no inline-backend flicker, and the saved widget state shows the plot on the static
 site. Every panel made in a process is kept in :data:`PANELS` (tests and benchmarks sweep them).
@@ -30,9 +37,10 @@ import ipywidgets as widgets
 from .units import Quantity, as_quantity, fmt
 from .validate import InputError
 
-__all__ = ["knob", "Knob", "panel", "Panel", "PANELS"]
+__all__ = ["knob", "Knob", "panel", "Panel", "PANELS", "MAX_VISIBLE_KNOBS"]
 
 PANELS: list["Panel"] = []
+MAX_VISIBLE_KNOBS = 5
 
 
 @dataclass
@@ -107,7 +115,7 @@ def _widget_for(name: str, k: Knob):
     if k.unit and k.options is None:
         desc = f"{desc} [{k.unit}]"
     style = {"description_width": "initial"}
-    layout = widgets.Layout(width="420px")
+    layout = widgets.Layout(width="420px", max_width="100%")
     if k.options is not None:
         return widgets.Dropdown(options=k.options, value=k.value, description=desc, style=style, layout=layout)
     if k.log:
@@ -128,11 +136,13 @@ def _format_result(value, spec) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if spec is None:
-        q = as_quantity(value)
-        mag = float(q.magnitude)
-        unit = "" if q.dimensionless else f"{q.units:~P}"
-        return html.escape(f"{mag:.4g} {unit}".strip())
+        spec = ("auto", 4)
     unit, decimals = spec[0], spec[1]
+    if unit == "auto":
+        q = as_quantity(value)
+        if q.dimensionless and not isinstance(value, Quantity):
+            return html.escape(f"{float(q.magnitude):,.{decimals}g}")
+        return html.escape(fmt(q, "auto", sig=decimals))
     try:
         return html.escape(fmt(value, unit or None, decimals))
     except ValueError:
@@ -147,8 +157,11 @@ class Panel(widgets.VBox):
     SLOW_UPDATE_S = 0.15  # beyond this, sliders update on release rather than while dragging
 
     def __init__(self, compute: Callable[..., dict], knobs: dict[str, Knob], show=None, plot=None,
-                 title: str = "", where: str = "", axes: int = 1, figsize=(6.4, 3.4)):
+                 title: str = "", where: str = "", axes: int = 1, figsize=(6.4, 3.4),
+                 prompt: str = "", main: str | None = None, more=()):
         self.compute = compute
+        self.prompt = prompt
+        self.main = main if main is not None else next(iter(knobs), None)
         self.knob_specs = dict(knobs)
         self.show = show
         self.plot_fn = plot
@@ -164,10 +177,29 @@ class Panel(widgets.VBox):
         self._axes = None
         self._updater = None
         heading = f"<b>{html.escape(title)}</b>" + (f" <span style='color:#666'>({html.escape(where)})</span>" if where else "")
-        note = ("<span style='color:#666;font-size:85%'>Moving a slider recomputes only with a running "
-                "kernel (make lab, Binder or JupyterLite).</span>")
-        top = widgets.HBox([widgets.VBox(list(self.controls.values())), widgets.VBox([self.table, self.message])])
-        children = [widgets.HTML(heading + "<br>" + note), top]
+        if prompt:
+            heading += (f"<div class='fc-prompt'><b>Predict first:</b> {html.escape(prompt)}</div>")
+        # shown only on the static site (its stylesheet reveals .fc-static-only); a live kernel hides it
+        note = ("<div class='fc-static-only' style='display:none;color:#666;font-size:85%'>On this page only "
+                f"<b>{html.escape(self._label(self.main))}</b> moves (frames drawn when the site was built); "
+                "the other inputs need a running kernel (launch button, make lab, Binder or JupyterLite).</div>")
+        folded = list(more) or list(self.controls)[MAX_VISIBLE_KNOBS:]
+        unknown = [n for n in folded if n not in self.controls]
+        if unknown:
+            raise KeyError(f"panel more= names {unknown}, which are not knobs")
+        visible = [w for n, w in self.controls.items() if n not in folded]
+        if len(visible) > MAX_VISIBLE_KNOBS:
+            raise ValueError(f"panel shows {len(visible)} knobs; at most {MAX_VISIBLE_KNOBS} (put the rest in more=)")
+        knob_box = [widgets.VBox(visible, layout=widgets.Layout(min_width="0"))]
+        if folded:
+            fold = widgets.Accordion(children=[widgets.VBox([self.controls[n] for n in folded])],
+                                     titles=("more inputs",), selected_index=None)
+            knob_box.append(fold)
+        top = widgets.Box([widgets.VBox(knob_box, layout=widgets.Layout(min_width="0")),
+                           widgets.VBox([self.table, self.message], layout=widgets.Layout(min_width="0"))],
+                          layout=widgets.Layout(display="flex", flex_flow="row wrap", grid_gap="0 1.5em"))
+        top.add_class("fc-panel-top")
+        children = [widgets.HTML(heading + note), top]
         if plot is not None:
             children.append(self.image)
         super().__init__(children=children)
@@ -175,6 +207,12 @@ class Panel(widgets.VBox):
             w.observe(self._on_change, names="value")
         self.update()
         PANELS.append(self)
+
+    def _label(self, name) -> str:
+        if name is None:
+            return ""
+        k = self.knob_specs[name]
+        return k.label or name
 
     # -- inputs -------------------------------------------------------------------------------
     def inputs(self, **overrides) -> dict:
@@ -330,11 +368,15 @@ class Panel(widgets.VBox):
 
 
 def panel(compute: Callable[..., dict], knobs: dict[str, Knob], *, show=None, plot=None, title: str = "",
-          where: str = "", axes: int = 1, figsize=(6.4, 3.4)) -> Panel:
+          where: str = "", axes: int = 1, figsize=(6.4, 3.4), prompt: str = "", main: str | None = None,
+          more=()) -> Panel:
     """Build a :class:`Panel` (see the module docstring). Returns the widget; display it as the cell's value."""
     params = inspect.signature(compute).parameters
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
     missing = [n for n in knobs if n not in params and not accepts_any]
     if missing:
         raise TypeError(f"panel: compute() has no parameter(s) {missing} for these knobs")
-    return Panel(compute, knobs, show=show, plot=plot, title=title, where=where, axes=axes, figsize=figsize)
+    if main is not None and main not in knobs:
+        raise KeyError(f"panel main={main!r} is not one of the knobs {list(knobs)}")
+    return Panel(compute, knobs, show=show, plot=plot, title=title, where=where, axes=axes, figsize=figsize,
+                 prompt=prompt, main=main, more=more)
