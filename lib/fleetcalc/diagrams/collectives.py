@@ -183,9 +183,11 @@ def ring_vs_tree_plot(axes, inputs, results):
     for ax in axes:
         ax.clear()
     p, k = results["p"], results["step"]
-    draw_ring_state(ax1, ring_allreduce_state(p, k), fontsize=9)
+    st = ring_allreduce_state(p, k)
+    draw_ring_state(ax1, st, fontsize=9)
+    where = ax1.get_title()
     chunk = ring_round_bytes(p, results["m"]).to(results["m"].units)   # keep the reader's prefixes (MiB)
-    ax1.set_title(f"ring: {ring_steps(p)} steps of {fmt(chunk, 'auto', sig=3)}; "
+    ax1.set_title(f"{where}\nring: {ring_steps(p)} steps of {fmt(chunk, 'auto', sig=3)}; "
                   f"t_ring = {fmt(ring_allreduce_time(p, results['m'], results['alpha'], results['beta_net']), 'auto', sig=3)}",
                   fontsize=9)
     draw_tree(ax2, p, m=results["m"], alpha=results["alpha"], beta_net=results["beta_net"])
