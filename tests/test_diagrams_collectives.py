@@ -52,3 +52,13 @@ def test_panel_plot_labels_the_books_example():
     assert "14 steps of 32 MiB" in title                       # line 194
     assert "17.6 ms" in title                                   # Eq. 28.14: 0.01757 s
     assert len(ring_phases(4).axes) == 8
+
+
+def test_legible_fonts():
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(9, 3.8))
+    axes = fig.subplots(1, 2)
+    ring_vs_tree_plot(axes, {}, {"p": 8, "step": 3, "m": Q_(256, "MiB"), "alpha": Q_(5, "us"),
+                                 "beta_net": Q_(25, "GiB/s")})
+    sizes = [t.get_fontsize() for ax in list(axes) + list(ring_phases(4).axes) for t in ax.texts]
+    assert min(sizes) >= 8

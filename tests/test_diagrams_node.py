@@ -44,3 +44,7 @@ def test_bad_inputs_are_refused_by_name():
         layout(gpus=6, nics=6)
     with pytest.raises(KeyError, match="no component 'gpu9'"):
         route(layout(), "gpu9", "nic0")
+
+
+def test_legible_fonts():
+    assert min(t.get_fontsize() for ax in numa_node().axes for t in ax.texts) >= 8

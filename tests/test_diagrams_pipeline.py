@@ -40,3 +40,8 @@ def test_one_bar_per_batch_and_lane_with_labels():
     fig, run = prefetch_timeline(n_batches=5)
     labels = [t.get_text() for t in fig.axes[0].texts]
     assert labels.count("0") == 4 and labels.count("4") == 4
+
+
+def test_legible_fonts():
+    fig, _ = prefetch_timeline()
+    assert min(t.get_fontsize() for ax in fig.axes for t in ax.texts) >= 8

@@ -138,7 +138,7 @@ def draw_tree(ax, p, *, fontsize=9, m=None, alpha=None, beta_net=None):
             x = r + (stride - 1) / 2
             ax.plot(x, lv, "o", ms=13 if p <= 8 else 8, color=PALETTE["compute"], alpha=0.35)
             if p <= 16:
-                ax.text(x, lv, f"P{r}", ha="center", va="center", fontsize=fontsize - 1.5)
+                ax.text(x, lv, f"P{r}", ha="center", va="center", fontsize=max(8, fontsize - 1))
             if lv < levels and r % (2 * stride) == 0:
                 xp = r + (2 * stride - 1) / 2
                 for child in (r, r + stride):
