@@ -30,7 +30,7 @@ def test_fig_1_8_floors_are_the_infinite_data_limit():
     # caption sizes 393K ... 708M (line 830); floor = (8.8e13 / P)^0.076 by hand
     expected = [(8.8e13 / p) ** 0.076 for p in (393e3, 2e6, 25e6, 85e6, 302e6, 708e6)]
     assert fig.floors == pytest.approx(expected, rel=1e-9)
-    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0].== "393K"
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0] == "393K"
 
 
 def test_fig_1_7_frontier_moves_to_bigger_models_as_budget_grows():
