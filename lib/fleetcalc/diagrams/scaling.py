@@ -59,6 +59,9 @@ def _loglog(ax, xlabel, ylabel):
     ax.set_ylabel(ylabel, fontsize=9)
     ax.tick_params(labelsize=8)
     ax.grid(True, which="major", alpha=0.3)
+    from ..plots import plain_log_ticks
+
+    plain_log_ticks(ax, "y")
 
 
 def _figure(size):
