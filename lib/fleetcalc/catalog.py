@@ -233,6 +233,8 @@ class VendorTable:
     def __str__(self):
         return "\n".join(" | ".join(self._cells(e)) for e in self.rows)
 
+    __repr__ = __str__
+
     def _repr_html_(self):
         import html
 
