@@ -27,8 +27,11 @@ def test_rail_wiring_fig_3_9():
     assert "1 switch on a rail, 3 via leaf-spine-leaf (600 ns vs 1.8 us)" in t
     for r in range(8):
         assert f"rail {r}" in t
-    # one cable per GPU drawn: 4 nodes x 8 GPUs
-    assert sum(len(ax.lines) for ax in fig.axes) == 32
+    # one cable per GPU drawn (4 nodes x 8 GPUs), ending at 8 distinct rail switches
+    segs = [seg for ax in fig.axes for c in ax.collections for seg in c.get_segments()]
+    assert len(segs) == 32
+    tops = sorted({round(float(seg[1][0]), 6) for seg in segs})
+    assert len(tops) == 8
 
 
 def test_fat_tree_oversubscription_and_bisection():
@@ -83,9 +86,12 @@ def test_bad_shapes_are_refused():
 def test_fast_and_legible():
     F.torus()  # warm-up (font cache)
     for make in (F.rail_wiring, F.fat_tree, F.torus, lambda: F.incast_pfc(2)):
-        t = time.perf_counter()
-        fig = make()
-        assert time.perf_counter() - t < 0.3
+        best = float("inf")
+        for _ in range(3):      # best of three: the machine may be busy with other work
+            t = time.perf_counter()
+            fig = make()
+            best = min(best, time.perf_counter() - t)
+        assert best < 0.3
         sizes = [x.get_fontsize() for ax in fig.axes for x in ax.texts]
         assert min(sizes) >= 8
         assert png(fig)[:4] == b"\x89PNG"

@@ -33,6 +33,16 @@ def _line(ax, p, q, *, color, lw=1.2, ls="-", alpha=1.0, z=1):
     ax.plot([p[0], q[0]], [p[1], q[1]], color=color, lw=lw, ls=ls, alpha=alpha, zorder=z)
 
 
+def _cell(ax, x, y, w, h, text, *, kind="compute", alpha=0.3, fontsize=8):
+    """A plain labelled rectangle added without re-computing the data limits (the canvas's limits
+    are fixed), for diagrams with many small boxes."""
+    from matplotlib.patches import Rectangle
+
+    color = PALETTE.get(kind, kind)
+    ax.add_artist(Rectangle((x, y), w, h, facecolor=color, alpha=alpha, edgecolor=color, linewidth=1.0))
+    ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fontsize, color=PALETTE["text"])
+
+
 # ----------------------------------------------------------------------------- Fig. 3.9: rails
 
 def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
@@ -63,14 +73,19 @@ def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
         x = 0.5 + r * sw_w
         box(ax, x + 0.1, 8.6, sw_w - 0.2, 1.0, f"rail {r}", kind=_RAIL_COLOURS[r % 8], alpha=0.35, fontsize=8)
         rail_x.append(x + sw_w / 2)
+    from matplotlib.collections import LineCollection
+
+    cables, colours = [], []
     for n in range(nodes_shown):
         x0 = 0.5 + n * (node_w + gap)
         box(ax, x0 - 0.1, 2.6, node_w + 0.2, 1.9, "", kind="host", alpha=0.18)
         label(ax, x0 + node_w / 2, 2.25, f"node {n}", fontsize=8)
         for g in range(per_node):
             gx = x0 + g * gw
-            box(ax, gx + 0.08, 2.9, gw - 0.16, 1.2, str(g), kind="compute", alpha=0.3, fontsize=8)
-            _line(ax, (gx + gw / 2, 4.15), (rail_x[g % n_rails], 8.55), color=_RAIL_COLOURS[g % 8], lw=1.0)
+            _cell(ax, gx + 0.08, 2.9, gw - 0.16, 1.2, str(g))
+            cables.append([(gx + gw / 2, 4.15), (rail_x[g % n_rails], 8.55)])
+            colours.append(_RAIL_COLOURS[g % 8])
+    ax.add_collection(LineCollection(cables, colors=colours, linewidths=1.0, zorder=1), autolim=False)
     label(ax, width / 2, 1.35,
           f"{fmt(total, None, 0)} GPUs, {per_node} per node: {n_rails} rails of {fmt(per_rail, None, 0)} GPUs "
           f"(fabric.rail_groups)", fontsize=9)
@@ -102,7 +117,7 @@ def _draw_leaf_spine(ax, k: int, down: int, link, x0: float, w: float):
             _line(ax, (cx, 4.3), (sx, 6.0), color=PALETTE["network"], lw=1.0, alpha=0.8)
     for h in range(hosts):
         hx = x0 + (h + 0.5) * host_w
-        box(ax, hx - 0.2, 1.4, 0.4, 0.5, "", kind="compute", alpha=0.45)
+        _cell(ax, hx - 0.2, 1.4, 0.4, 0.5, "", alpha=0.45)
         _line(ax, (hx, 1.9), (leaf_c[h // down], 3.6), color=PALETTE["compute"], lw=0.9)
     mid = x0 + w / 2
     _line(ax, (mid, 0.9), (mid, 7.0), color=PALETTE["fault"], lw=1.2, ls="--", z=0)
