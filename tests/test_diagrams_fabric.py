@@ -66,6 +66,17 @@ def test_incast_pfc_frames_fig_3_11():
     assert "10 ms-50 ms" in texts(frames)                                         # line 2907: 10-50 ms
 
 
+def test_step_plot_draws_the_chosen_frame():
+    from matplotlib.figure import Figure
+
+    ax = Figure().add_subplot()
+    F.incast_pfc_step_plot(ax, {"step": 3}, {})
+    assert ax.get_title(loc="left") == F.PFC_STEPS[3]
+    assert any("victim flow" in t.get_text() for t in ax.texts)
+    with pytest.raises(ValueError, match="step"):
+        F.incast_pfc_step_plot(ax, {"step": 7}, {})
+
+
 @pytest.mark.parametrize("bad", [dict(step=4), dict(step=-1)])
 def test_incast_bad_step(bad):
     with pytest.raises(ValueError, match="step"):

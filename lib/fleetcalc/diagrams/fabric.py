@@ -20,7 +20,8 @@ from ..catalog import hw
 from ..units import fmt
 from .draw import PALETTE, arrow, box, canvas, label
 
-__all__ = ["rail_wiring", "fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "PFC_STEPS"]
+__all__ = ["rail_wiring", "fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "incast_pfc_step_plot",
+           "PFC_STEPS"]
 
 _RAIL_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3", "#8C8C8C"]
 
@@ -324,3 +325,13 @@ def incast_pfc_frames(steps=(0, 1, 2, 3)):
     fig.suptitle("Incast and a PFC pause spreading upstream (Fig. 3.11's case)", fontsize=11)
     fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.9, wspace=0.05, hspace=0.2)
     return fig
+
+
+def incast_pfc_step_plot(ax, inputs, results):
+    """Panel plot (the panel protocol of :mod:`fleetcalc.widgets`): draws the frame of
+    :func:`incast_pfc` for ``inputs["step"]`` on the panel's axes, so a step slider walks through
+    the spreading pause."""
+    step = int(inputs["step"])
+    if step not in range(len(PFC_STEPS)):
+        raise ValueError(f"step must be 0 to {len(PFC_STEPS) - 1}; got {step}")
+    _draw_incast(ax, step, _incast_numbers())
