@@ -95,7 +95,7 @@ def _student_text(path: Path) -> str:
 def _hits(text: str, spellings: set[str]) -> list[str]:
     hits = []
     for s in spellings:
-        if re.search(rf"(?<![\w.]){re.escape(s)}(?![\w]|\.\d)", text):
+        if re.search(rf"(?<![\w.])(?<!\d,){re.escape(s)}(?![\w]|[.,]\d)", text):
             hits.append(s)
     return hits
 
@@ -113,9 +113,15 @@ def test_no_graded_value_in_a_student_notebook(path):
     text = _student_text(path) + "\n" + path.with_suffix(".md").read_text(encoding="utf-8")
     # the question's own text and the exercise's inputs are public by design
     allowed = _question_text(s) + "\n".join(re.findall(r"inputs=\{[^\n]*\}", text))
+    public = set()
+    for ex in SETS[s].values():
+        for v in ex.inputs.values():
+            m = getattr(v, "magnitude", v)
+            if isinstance(m, (int, float)) and not isinstance(m, bool) and m:
+                public |= _spellings(float(m))
     leaks = {}
     for part, spellings in graded_values(s).items():
-        hits = [h for h in _hits(text, spellings) if not _hits(allowed, {h})]
+        hits = [h for h in _hits(text, spellings) if not _hits(allowed, {h}) and h not in public]
         if hits:
             leaks[part] = sorted(hits)
     assert not leaks, f"{path.relative_to(ROOT)} shows graded answers: {leaks}"

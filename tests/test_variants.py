@@ -104,13 +104,15 @@ def test_grading_uses_each_students_own_variant(issued, tmp_path):
     sub.mkdir()
     nbformat.write(nb, sub / "s001__ex28_08.ipynb")
     nbformat.write(nb, sub / "s002__ex28_08.ipynb")          # s001's answers handed in as s002's
+    nbformat.write(nb, sub / "renamed.ipynb")                # no id in the name: the metadata says s001
+    del nb.metadata["fleetcalc"]["student"]
     nbformat.write(nb, sub / "nobody.ipynb")
     grade.grade_folder(sub, SET, limit=60, jobs=2, roster=ROSTER, seed=SEED, log=lambda *a: None)
     with open(sub / "grades.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     score = {n: sum(float(r["score"]) for r in rows if r["submission"] == n) for n in
-             ("s001__ex28_08.ipynb", "s002__ex28_08.ipynb", "nobody.ipynb")}
+             ("s001__ex28_08.ipynb", "s002__ex28_08.ipynb", "renamed.ipynb", "nobody.ipynb")}
     other = variants.student_inputs(ex, "s002", SEED)["iops"].m_as("request/s")
-    assert score["s001__ex28_08.ipynb"] == 2
+    assert score["s001__ex28_08.ipynb"] == 2 and score["renamed.ipynb"] == 2
     assert score["s002__ex28_08.ipynb"] < 2 or math.isclose(other, iops)
     assert [r["status"] for r in rows if r["submission"] == "nobody.ipynb"] == ["unknown-student"]

@@ -392,6 +392,49 @@ def write_outputs(folder: Path, results: list[dict], set_name: str | None) -> No
     (folder / "grades.csv").write_text(buf.getvalue(), encoding="utf-8")
 
 
+def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
+    """``n`` filled-in copies of a set's student notebook (to rehearse or time the grader): every
+    fourth unanswered, every fourth with one wrong part, the rest right."""
+    import nbformat
+
+    import answer_key
+
+    exs = answer_key.load_set(ROOT / "solutions" / f"{set_name}.md")
+    want = {}
+    for ex in exs.values():
+        for name, a in ex.answers.items():
+            want[name] = (_magnitude_in_unit(ex.expected(name), a.unit), a.unit)
+    base = nbformat.read(ROOT / "exercises" / f"{set_name}.ipynb", as_version=4)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(n):
+        nb = nbformat.from_dict(base)
+        wrong_done = False
+        for c in nb.cells:
+            if c.cell_type != "code" or "# your answer" not in c.source or i % 4 == 0:
+                continue
+            lines = []
+            for line in c.source.split("\n"):
+                m = re.match(r"^(\s*)(\w+) = \.\.\.  # your answer", line)
+                if m and m.group(2) in want:
+                    v, unit = want[m.group(2)]
+                    if i % 4 == 1 and not wrong_done:
+                        v, wrong_done = v * 1.5 + 1, True
+                    line = f'{m.group(1)}{m.group(2)} = Q_({v!r}, "{unit}")' if unit else f"{m.group(1)}{m.group(2)} = {v!r}"
+                lines.append(line)
+            c.source = "\n".join(lines)
+        path = out / f"sample{i:03d}.ipynb"
+        nbformat.write(nb, path)
+        paths.append(path)
+    return paths
+
+
+def _magnitude_in_unit(q, unit):
+    from fleetcalc.exercises import _magnitude_in
+    return _magnitude_in(q, unit)
+
+
 def main(argv=None) -> int:
     if argv is None and len(sys.argv) > 1 and sys.argv[1] == "_run":
         _, _, path, names, limit = sys.argv
@@ -404,7 +447,14 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="submissions run at once (default 2)")
     ap.add_argument("--roster", default=None, help="roster CSV: grade each student against their own variant")
     ap.add_argument("--seed", type=int, default=0, help="the seed the variants were issued with (default 0)")
+    ap.add_argument("--samples", type=int, default=0,
+                    help="instead of grading: write this many filled-in sample submissions of --set into the folder")
     a = ap.parse_args(argv)
+    if a.samples:
+        if not a.set:
+            ap.error("--samples needs --set")
+        print(f"wrote {len(sample_submissions(a.set, a.samples, Path(a.folder)))} sample submissions to {a.folder}")
+        return 0
     roster = read_roster(Path(a.roster)) if a.roster else None
     grade_folder(Path(a.folder), a.set, a.timeout, a.jobs, roster, a.seed)
     return 0
