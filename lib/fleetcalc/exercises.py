@@ -250,7 +250,8 @@ class Card:
         salt = f"{self.salt}/{self.id}/{name}"
         if any(_digest(b, salt) in p.seal for b in _buckets(got, p.rel, p.abs)):
             return Result("correct", f"✓ Exercise {self.id}, {label} = {got:.6g}{' ' + p.unit if p.unit else ''}: "
-                                     "matches the sealed answer.")
+                                     "correct (it matches the sealed answer).")
+        # no "too large / too small": a direction would let a student binary-search the answer
         revisit = f" Revisit: {p.hint}" if p.hint else ""
         return Result("wrong", f"✗ Exercise {self.id}, {label} = {got:.6g}{' ' + p.unit if p.unit else ''} "
                                f"is not right.{revisit}")
