@@ -205,3 +205,27 @@ def test_every_exercise_panel_opens_with_a_prompt_and_a_main_knob():
         text = md.read_text(encoding="utf-8")
         for m in re.finditer(r"(?<![\w.])panel\((.*?)\n```", text, re.S):
             assert "prompt=" in m.group(1) and "main=" in m.group(1), f"{md.name}: {m.group(1)[:60]}"
+
+
+@pytest.mark.parametrize("path", STUDENT, ids=lambda p: _set_of(p))
+def test_saved_widget_state_holds_only_the_closed_panels(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    state = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    models = {v["model_name"] for v in state.values()}
+    allowed = {"LayoutModel", "VBoxModel", "ButtonStyleModel", "ButtonModel", "HTMLModel", "HTMLStyleModel",
+               "OutputModel"}
+    assert models <= allowed, f"{path.name}: saved widget state beyond the closed panels: {models - allowed}"
+
+
+def test_every_graded_part_is_asked_and_checked():
+    """Each graded part is assigned in a solution region of its set and has a check() cell in the
+    student notebook, with a `name = ...` stub to fill in."""
+    for s, exs in SETS.items():
+        sol = (ROOT / "solutions" / f"{s}.md").read_text(encoding="utf-8")
+        regions = "\n".join(re.findall(r"# BEGIN SOLUTION\n(.*?)# END SOLUTION", sol, re.S))
+        student = (ROOT / "exercises" / f"{s}.md").read_text(encoding="utf-8")
+        for ex_id, ex in exs.items():
+            for part in ex.answers:
+                assert re.search(rf"^\s*{part}\s*=", regions, re.M), f"{s}: {ex_id} {part} not in a solution region"
+                assert f'check("{ex_id}", "{part}", {part})' in student, f"{s}: no check of {ex_id} {part}"
+                assert re.search(rf"^\s*{part} = \.\.\.  # your answer", student, re.M), f"{s}: no stub for {part}"

@@ -108,3 +108,17 @@ def test_unknown_ids_are_clear():
 def test_repr_lists_inputs():
     text = repr(KEY["28.2"])
     assert "d = 4096" in text and "I_target = 50 FLOP/B" in text and "B_min" in text
+
+
+def test_answer_first_opens_only_after_the_parts_pass_or_a_click():
+    import binascii
+    import zlib
+
+    code = binascii.hexlify(zlib.compress(b"import sys\nsys._fx_panel_opened = True")).decode()
+    fx.publish("T.1", "t", inputs={}, parts={"a": fx.part("", rel=1e-3, seal=fx.seal(2.0, 1e-3, 0.0, "/T.1/a"))})
+    sys.__dict__.pop("_fx_panel_opened", None)
+    fx.answer_first("T.1", code, prompt="What happens?")
+    assert not hasattr(sys, "_fx_panel_opened")            # closed: the code has not run
+    fx.check("T.1", "a", 2.0)
+    fx.answer_first("T.1", code, prompt="What happens?")
+    assert getattr(sys, "_fx_panel_opened", False)          # every part passed: it opens

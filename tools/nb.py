@@ -8,6 +8,9 @@ Safety: nothing a student typed is overwritten.
 * ``execute`` refuses to replace an .ipynb whose cells were edited after it was built (its
   recorded source hash matches the .md, but its cells no longer do). Edit the .md (or save from
   JupyterLab with jupytext, which writes both), or pass ``--force``.
+* ``exercises`` writes student notebooks without answers (see :func:`to_exercise`): the answer-key
+  cell becomes a sealed ``publish`` card, solution regions become stubs, model answers become
+  "Your answer" cells with the rubric's self-check list, panels stay closed until answered.
 * ``exercises`` keeps ``exercises/.generated.json`` with the hash of every file it wrote; a file
   whose content changed since then is a student's work, and regeneration stops and says so.
 """
