@@ -26,6 +26,10 @@ How a submission is judged
   The student's variant inputs are recomputed from the roster and the seed, never read from the
   notebook. Without a roster every submission is graded against the book's inputs.
 
+Isolation: the kernel runs in a temporary folder with the submission only, and the key lives
+in the grader's process; it is not a sandbox. For a class you do not trust, run the grader as a
+user (or in a container) that can read the submissions but not ``solutions/``.
+
 Statuses: ``correct``, ``wrong``, ``wrong-units``, ``unanswered`` (still ``...``), ``missing`` (the
 variable is not defined), ``error: <Error> in cell <n>`` (the variable is missing and a cell
 raised); for a whole submission: ``invalid-json``, ``not-a-notebook``, ``empty``, ``timeout``,
