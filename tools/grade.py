@@ -11,7 +11,7 @@ and ``FOLDER/feedback/<name>.md`` (what ``check()`` would say, part by part).
 How a submission is judged
 * Each ``.ipynb`` is copied into its own temporary folder and run top to bottom in a fresh kernel
   (cells that raise do not stop the run), under a time limit for the whole notebook (``--timeout``,
-  default 60 s). Panels are not graded, so the kernel stubs them out to save time.
+  default 60 s). Panels and the self-check are not graded, so the kernel stubs them out to save time.
 * Then the grader reads the answer variables (the part names of the set's exercises) out of the
   kernel as plain numbers and units, and judges them here, in the grader's process, with the key
   built from the solution notebooks (``tools/answer_key.py``). Nothing the notebook prints counts,
@@ -48,7 +48,6 @@ import re
 import secrets
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,13 +61,14 @@ sys.path.insert(0, str(ROOT / "lib"))
 
 COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 
-# Run in the kernel before the student's cells: panels are not graded (stub them), no display backend.
+# Run in the kernel before the student's cells: panels and self-checks are not graded (stub them).
 PREAMBLE = """\
 import os as _os
 _os.environ["MPLBACKEND"] = "Agg"
 import fleetcalc.widgets as _fw, fleetcalc.exercises as _fx
 _fw.panel = lambda *a, **k: None
 _fx.answer_first = lambda *a, **k: None
+_fx.check = lambda *a, **k: None   # the grader judges; the student's self-check verdict is not used
 del _os, _fw, _fx
 """
 
@@ -93,8 +93,8 @@ print("<<%(nonce)s>>" + _grader_json.dumps({n: (_grader_read(globals()[n]) if n 
 
 # ----------------------------------------------------------------------------- the worker (one submission)
 
-def run_one(path: str, names: list[str], limit: float) -> dict:
-    """Run ``path`` (already in its own temporary folder) and read ``names``; prints JSON."""
+def run_one(path: str, names: list[str], limit: float, env: dict | None = None) -> dict:
+    """Run ``path`` (already in its own temporary folder) in a fresh kernel and read ``names``."""
     import nbformat
     from nbclient import NotebookClient
 
@@ -109,8 +109,8 @@ def run_one(path: str, names: list[str], limit: float) -> dict:
     client = NotebookClient(run, timeout=int(limit) + 1, kernel_name="python3", allow_errors=True,
                             record_timing=False, resources={"metadata": {"path": str(Path(path).parent)}})
     deadline = time.monotonic() + limit
-    with client.setup_kernel():
-        try:  # the parent kills this pid too if this worker itself is stuck
+    with client.setup_kernel(**({"env": env} if env is not None else {})):
+        try:  # killed after the run whatever happens
             pid = client.km.provisioner.process.pid
             (Path(path).parent / "kernel.pid").write_text(str(pid))
         except Exception:
@@ -255,45 +255,34 @@ def judge_set(exs: dict, values: dict | None, errors: list, inputs_for) -> list[
 
 # ----------------------------------------------------------------------------- the run
 
-def _kill_group(proc):
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 def execute_submission(path: Path, names: list[str], limit: float) -> dict:
-    """Run one submission in a fresh kernel in a temporary folder; {"values", "errors"} or {"status"}."""
+    """Run one submission in a fresh kernel in a temporary folder; {"values", "errors"} or {"status"}.
+
+    The kernel is its own process (cwd: the temporary folder, which holds only the submission);
+    this thread drives it with a deadline for the whole notebook and kills it afterwards.
+    """
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
     with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
         work = Path(tmp) / "submission.ipynb"
         shutil.copyfile(path, work)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBOOK_", "JUPYTER_"))}
         env.update(MPLBACKEND="Agg", HOME=tmp, PYTHONDONTWRITEBYTECODE="1")
-        cmd = [sys.executable, str(Path(__file__).resolve()), "_run", str(work), json.dumps(names), str(limit)]
-        proc = subprocess.Popen(cmd, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, text=True)
         try:
-            out, err = proc.communicate(timeout=limit + 30)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            proc.communicate()
+            res = run_one(str(work), names, limit, env=env)
+        except (CellTimeoutError, TimeoutError):
             return {"status": "timeout", "detail": f"did not finish within {limit:g} s"}
+        except DeadKernelError as exc:
+            return {"status": "kernel-failed", "detail": f"the kernel died: {str(exc)[:200]}"}
+        except Exception as exc:  # anything else about this submission: its row, not the run
+            return {"status": "kernel-failed", "detail": f"{type(exc).__name__}: {str(exc)[:200]}"}
         finally:
-            _kill_group(proc)
             pidfile = Path(tmp) / "kernel.pid"   # the kernel never outlives its submission
             if pidfile.exists():
                 try:
                     os.kill(int(pidfile.read_text()), signal.SIGKILL)
                 except (ValueError, ProcessLookupError, PermissionError):
                     pass
-        if proc.returncode != 0:
-            timed_out = "CellTimeoutError" in err or "TimeoutError" in err
-            return {"status": "timeout" if timed_out else "kernel-failed",
-                    "detail": (err.strip().splitlines() or ["no output"])[-1][:300]}
-        try:
-            res = json.loads(out.strip().splitlines()[-1])
-        except (IndexError, json.JSONDecodeError):
-            return {"status": "kernel-failed", "detail": "the grader could not read the kernel's answers"}
         if res.get("values") is None:
             return {"status": "kernel-failed", "detail": "the answer variables could not be read"}
         return res
@@ -440,10 +429,6 @@ def _magnitude_in_unit(q, unit):
 
 
 def main(argv=None) -> int:
-    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "_run":
-        _, _, path, names, limit = sys.argv
-        print(json.dumps(run_one(path, json.loads(names), float(limit))))
-        return 0
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("folder", help="the folder of submitted .ipynb files")
     ap.add_argument("--set", default=None, help="the exercise set, e.g. ch28/ex28_09_10 (default: the most common)")
