@@ -122,3 +122,21 @@ def test_answer_first_opens_only_after_the_parts_pass_or_a_click():
     fx.check("T.1", "a", 2.0)
     fx.answer_first("T.1", code, prompt="What happens?")
     assert getattr(sys, "_fx_panel_opened", False)          # every part passed: it opens
+
+
+def test_answer_first_opens_on_a_click(monkeypatch):
+    import binascii
+    import zlib
+
+    import IPython.display
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
+    code = binascii.hexlify(zlib.compress(b"import sys\nsys._fx_clicked = True")).decode()
+    sys.__dict__.pop("_fx_clicked", None)
+    fx.answer_first(None, code, prompt="Predict first")
+    box = shown[-1]
+    note, button = box.children
+    assert "Predict first" in note.value and not hasattr(sys, "_fx_clicked")
+    button.click()
+    assert getattr(sys, "_fx_clicked", False) and len(box.children) == 1

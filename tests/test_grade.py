@@ -61,6 +61,7 @@ def graded(tmp_path_factory):
     nbformat.write(_with(base, answer=f'bw_small = Q_({BW_SMALL}, "MiB/s")\n1 / 0\nbw_large = 1024'),
                    d / "raises.ipynb")
     nbformat.write(_with(base, before="while True:\n    pass"), d / "loops.ipynb")
+    nbformat.write(_with(base, before="import os\nos._exit(3)"), d / "kills_its_kernel.ipynb")
     (d / "not_json.ipynb").write_text("{this is not json", encoding="utf-8")
     nbformat.write(nbformat.v4.new_notebook(), d / "empty.ipynb")
     shutil.copy(ROOT / "exercises" / "ch28" / "ex28_09_10.ipynb", d / "other_set.ipynb")
@@ -108,6 +109,7 @@ def test_a_raising_cell_keeps_what_was_answered(graded):
 
 
 @pytest.mark.parametrize("name,status", [("loops.ipynb", "timeout"), ("not_json.ipynb", "invalid-json"),
+                                         ("kills_its_kernel.ipynb", "kernel-failed"),
                                          ("empty.ipynb", "empty"),
                                          ("other_set.ipynb", "other-exercise-set (ch28/ex28_09_10)")])
 def test_broken_submissions_get_one_row_with_a_clear_status(graded, name, status):
