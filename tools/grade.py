@@ -303,6 +303,8 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
         raise SystemExit(f"grade: --set {set_name!r} is not an exercise set; known: {sorted(key)}")
     sets_by_id = {ex_id: s for s, exs in key.items() for ex_id in exs}
     subs = sorted(p for p in folder.glob("*.ipynb") if p.is_file())
+    if not subs:
+        log(f"grade: no .ipynb files in {folder}")
     parsed = {}
     for p in subs:
         nb, bad = read_submission(p)
@@ -444,6 +446,8 @@ def main(argv=None) -> int:
             ap.error("--samples needs --set")
         print(f"wrote {len(sample_submissions(a.set, a.samples, Path(a.folder)))} sample submissions to {a.folder}")
         return 0
+    if a.roster and not Path(a.roster).is_file():
+        ap.error(f"--roster {a.roster}: no such file")
     roster = read_roster(Path(a.roster)) if a.roster else None
     grade_folder(Path(a.folder), a.set, a.timeout, a.jobs, roster, a.seed)
     return 0

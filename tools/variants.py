@@ -295,6 +295,9 @@ def main(argv=None) -> int:
     ap.add_argument("--set", action="append", default=None, help="exercise set(s) (default: every set with ranges)")
     ap.add_argument("--out", default=str(ROOT / "_build" / "variants"), help="output folder (default _build/variants)")
     a = ap.parse_args(argv)
+    if not Path(a.roster).is_file():
+        ap.error(f"--roster {a.roster}: no such file (a CSV with a column id, student_id or student; "
+                 "e.g. make variants ROSTER=class.csv)")
     roster = read_roster(Path(a.roster))
     rows = issue(roster, a.seed, a.set, a.out)
     n_nb = len({r["notebook"] for r in rows})
