@@ -5,7 +5,8 @@
 #   make lab       - open JupyterLab on the workbook
 #   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one)
 #   make exercises - regenerate exercises/ from solutions/ (never overwrites a student's edits)
-#   make variants  - seeded exercise variants and answer keys for homework/exams
+#   make variants  - a seeded variant per student of a roster (ROSTER=roster.csv), and its answer key
+#   make grade     - grade a folder of submitted notebooks (SUBMISSIONS=folder): grades.csv + feedback/
 #   make lite      - JupyterLite build of the workbook
 #   make bench     - the performance benchmark (figures go in the README)
 PY ?= python3.11
@@ -44,7 +45,11 @@ exercises: $(STAMP)
 	$(BIN)/python tools/instructor.py
 
 variants: $(STAMP)
-	$(BIN)/python tools/variants.py
+	$(BIN)/python tools/variants.py --roster $(or $(ROSTER),roster.csv) --seed $(or $(SEED),0) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT))
+
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder> [SET=ch28/ex28_09_10] [TIMEOUT=60] [ROSTER=roster.csv SEED=0]"; exit 2; }
+	$(BIN)/python tools/grade.py $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0))
 
 book: $(STAMP)
 	$(BIN)/python tools/site.py build

@@ -5,7 +5,7 @@ What a student does, done by Playwright through the UI only:
    of the Example 27.1 panel one step with the keyboard, and see its result table change to
    exactly what fleetcalc computes for the new batch (formatted as the panel formats it);
 2. open (a copy of) exercises/ch28/ex28_02_03.ipynb, type an answer into the B_min cell, run it
-   and get "✓ ... correct" for 52 and "✗" for 51 (Exercise 28.2: I(B) >= 50 FLOP/byte with
+   and get "✓ ... correct" for 52 and "✗ ... not right" for 51 (the sealed self-check) (Exercise 28.2: I(B) >= 50 FLOP/byte with
    d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook);
 3. lecture mode: the roofline notebook with tools/slides.py's metadata, Alt+R, and the
    jupyterlab-rise deck has one slide per `##` heading and the panel's `###` subslide.
@@ -272,7 +272,7 @@ def test_exercise_check_feedback(page):
     _shot(page, "live_lab_exercise_correct")
 
     _answer_and_run(page, cell, "B_min = 51")
-    expect(output).to_contain_text(re.compile(r"✗ Exercise 28\.2.*= 51 is too small"))
+    expect(output).to_contain_text(re.compile(r"✗ Exercise 28\.2.*= 51 is not right"))
     _shot(page, "live_lab_exercise_wrong")
     _t("exercise done")
 

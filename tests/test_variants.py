@@ -1,14 +1,14 @@
-"""tools/variants.py: seeded exercise variants and their answer key.
+"""tools/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
 
-The expected answers come from the lib (Exercise.expected); what is tested here is that the
-variants stay inside the exercise's declared ranges and valid region, that every answer in the key
-grades as correct against its own variant's inputs (and a wrong one does not), and that one seed
-gives byte-identical files.
+The expected answers come from the answer key (the solution notebooks); what is tested here is
+that each student's inputs stay inside the exercise's declared ranges and valid region, differ
+between students and from the book, are reproducible from the roster and the seed, that the
+student's notebook carries the student's inputs and no answer, and that the grader grades each
+submission against its own student's variant.
 """
 from __future__ import annotations
 
 import csv
-import importlib.util
 import math
 import sys
 from pathlib import Path
@@ -17,20 +17,23 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("variants", ROOT / "tools" / "variants.py")
-variants = importlib.util.module_from_spec(_spec)
-sys.modules["variants"] = variants
-_spec.loader.exec_module(variants)
+sys.path.insert(0, str(ROOT / "tools"))
 
-N, SEED = 2, 11
+import answer_key  # noqa: E402
+import grade  # noqa: E402
+import variants  # noqa: E402
+from fleetcalc.units import Q_  # noqa: E402
+
+ROSTER = ["s001", "s002", "s003"]
+SET, SEED = "ch28/ex28_08", 7
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory):
+def issued(tmp_path_factory):
     a = tmp_path_factory.mktemp("variants_a")
     b = tmp_path_factory.mktemp("variants_b")
-    rows = variants.generate(N, SEED, a)
-    variants.generate(N, SEED, b)
+    rows = variants.issue(ROSTER, SEED, [SET, "ch28/ex28_09_10"], a)
+    variants.issue(ROSTER, SEED, [SET, "ch28/ex28_09_10"], b)
     return a, b, rows
 
 
@@ -38,112 +41,78 @@ def _files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_same_seed_gives_byte_identical_files(generated):
-    a, b, _ = generated
-    fa, fb = _files(a), _files(b)
-    assert fa.keys() == fb.keys()
-    assert [k for k in fa if fa[k] != fb[k]] == []
-    assert "answer_key.csv" in fa and "answer_key.md" in fa
+def test_same_roster_and_seed_give_byte_identical_files(issued):
+    a, b, _ = issued
+    assert _files(a) == _files(b)
+    assert (a / SET / "s002__ex28_08.ipynb").exists()
 
 
-def test_another_seed_gives_other_variants(tmp_path):
-    ex = variants.exercises_with_ranges()[0]
-    assert variants.variants_for(ex, N, SEED) != variants.variants_for(ex, N, SEED + 1)
+def test_each_student_gets_valid_inputs_of_their_own():
+    for ex in answer_key.all_exercises().values():
+        if not (ex.ranges and ex.answers):
+            continue
+        seen = set()
+        for student in ROSTER:
+            inputs = variants.student_inputs(ex, student, SEED)
+            assert inputs, f"{ex.id}: no valid variant for {student}"
+            for name, v in inputs.items():
+                assert variants.in_range(v, ex.ranges[name]), (ex.id, name, v)
+            full = {**ex.inputs, **inputs}
+            assert variants.acceptable(ex, full)
+            assert variants._key(ex, full) != variants._key(ex, ex.inputs)        # not the book's
+            seen.add(variants._key(ex, full))
+        assert len(seen) >= 2, f"{ex.id}: every student got the same variant"
+    assert variants.student_inputs(answer_key.all_exercises()["28.8"], "s001", SEED) != \
+        variants.student_inputs(answer_key.all_exercises()["28.8"], "s001", SEED + 1)
 
 
-def test_every_exercise_with_ranges_gets_variants(generated):
-    _, _, rows = generated
-    want = {ex.id for ex in variants.exercises_with_ranges()}
-    assert want, "no registered exercise declares ranges"
-    assert {r["exercise"] for r in rows} == want
-
-
-def test_variant_inputs_lie_in_their_ranges_and_are_valid():
-    for ex in variants.exercises_with_ranges():
-        found = variants.variants_for(ex, N, SEED)
-        assert found, f"exercise {ex.id}: no valid variant"
-        keys = set()
-        for inputs in found:
-            for name, spec in ex.ranges.items():
-                assert variants.in_range(inputs[name], spec), (ex.id, name, inputs[name], spec)
-                assert isinstance(inputs[name], variants.Quantity) == isinstance(ex.inputs[name], variants.Quantity)
-            for name in set(ex.inputs) - set(ex.ranges):        # unranged inputs keep the book's value
-                assert inputs[name] is ex.inputs[name]
-            if ex.valid is not None:
-                assert variants._call(ex.valid, inputs), (ex.id, inputs)
-            keys.add(variants._key(ex, inputs))
-        assert len(keys) == len(found), f"exercise {ex.id}: repeated variant"
-        assert variants._key(ex, ex.inputs) not in keys, f"exercise {ex.id}: a variant repeats the book"
-
-
-def test_every_answer_in_the_key_grades_correct_against_its_own_inputs(generated):
-    _, _, rows = generated
-    exs = variants._ex.all_exercises()
-    for row in rows:
-        ex = exs[row["exercise"]]
-        inputs = variants.inputs_from_row(ex, row)
-        answer = float(row["answer"])                           # as printed in the key (10 digits)
-        res = variants.grade_variant(ex.id, row["part"], answer, inputs)
-        assert res.status == "correct", (row, res.message)
-        wrong = answer * 1.5 + 1
-        assert variants.grade_variant(ex.id, row["part"], wrong, inputs).status == "wrong", row
-
-
-def test_grading_uses_the_variant_not_the_book():
-    """Exercise 28.2 at d = n = 4096, s = 2 byte: 50 FLOP/byte needs B = 52 (4096 B >= 100 B + 204800,
-    B >= 51.2). A variant target of 100 FLOP/byte needs 4096 B >= 200 B + 409600, B >= 105.1 -> 106."""
-    from fleetcalc.units import Q_
-
-    inputs = {"I_target": Q_(100, "FLOP/byte")}
-    assert variants.grade_variant("28.2", "B_min", 106, inputs).status == "correct"
-    assert variants.grade_variant("28.2", "B_min", 52, inputs).status == "wrong"
-    assert variants.grade_variant("28.2", "B_min", 52, {}).status == "correct"
-
-
-def test_key_csv_matches_rows_and_notebooks_hold_no_answers(generated):
-    a, _, rows = generated
+def test_the_key_lists_each_students_answers_and_the_notebooks_hold_none(issued):
+    a, _, rows = issued
     with open(a / "answer_key.csv", newline="", encoding="utf-8") as f:
-        on_disk = list(csv.DictReader(f))
-    assert [{k: str(v) for k, v in r.items()} for r in rows] == on_disk
-    for rel in {r["notebook"] for r in rows}:
-        nb = nbformat.read(a / rel, as_version=4)
-        nbformat.validate(nb)
-        ex_rows = [r for r in rows if r["notebook"] == rel]
-        answer_cells = [c for c in nb.cells if "variant-answer" in c.metadata.get("tags", [])]
-        assert len(answer_cells) == len(ex_rows)
-        for cell, r in zip(answer_cells, ex_rows):
-            assert cell.source.startswith(f"{r['part']} = ...  # your answer")
-            assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+        key = list(csv.DictReader(f))
+    assert key == [{k: str(v) for k, v in r.items()} for r in rows]
+    ex = answer_key.all_exercises()["28.8"]
+    for student in ROSTER:
+        iops = variants.student_inputs(ex, student, SEED)["iops"].m_as("request/s")
+        # by hand (Eq. 28.16): min(link 1 GiB/s = 1024 MiB/s, IOPS x 4 KiB) in MiB/s
+        small = min(1024.0, iops * 4 / 1024)
+        row = next(r for r in key if r["student"] == student and r["part"] == "bw_small")
+        assert float(row["answer"]) == pytest.approx(small, rel=1e-9)
+        nb = nbformat.read(a / SET / f"{student}__ex28_08.ipynb", as_version=4)
+        text = "\n".join(c.source for c in nb.cells)
+        assert f"{iops:g}" in text                                  # the student's own input
+        assert f"{small:.4g}" not in text and "register(" not in text
+        assert nb.metadata["fleetcalc"]["student"] == student
 
 
-def test_range_helpers():
-    import random
-
-    rng = random.Random(0)
-    for _ in range(200):
-        v = variants.draw_value(rng, 4096, (1024, 16384, 1024))
-        assert isinstance(v, int) and v % 1024 == 0 and 1024 <= v <= 16384
-        x = variants.draw_value(rng, 1.0, (1e11, 1e14))           # log-uniform, 3 significant digits
-        assert 1e11 <= x <= 1e14 and float(f"{x:.2e}") == x
-        y = variants.draw_value(rng, 0.5, (0.1, 0.9, 0.05))
-        assert variants.in_range(y, (0.1, 0.9, 0.05)) and y == round(y, 2)
-    assert not variants.in_range(1000, (1024, 16384, 1024))
-    assert not variants.in_range(1500, (1024, 16384, 1024))
-    assert variants.slug("28.2") == "28_02" and variants.slug("V2.1.3") == "V2_01_03"
+def test_ranges_helpers():
+    assert variants.in_range(Q_(30, "s"), (10, 60, 10)) and not variants.in_range(Q_(35, "s"), (10, 60, 10))
+    assert not variants.in_range(5, (10, 60))
+    with pytest.raises(ValueError, match="lo, hi"):
+        variants._spec((1,))
 
 
-def test_a_variant_notebook_runs_and_grades(generated):
-    """Execute one generated notebook with the key's answers typed in: every check says ✓."""
-    import nbclient
-    a, _, rows = generated
-    row0 = next(r for r in rows if r["exercise"] == "28.2")
-    nb = nbformat.read(a / row0["notebook"], as_version=4)
-    answers = {r["part"]: r["answer"] for r in rows if r["notebook"] == row0["notebook"]}
-    for cell in nb.cells:
-        if "variant-answer" in cell.metadata.get("tags", []):
-            part = cell.source.split(" = ", 1)[0]
-            cell.source = cell.source.replace(f"{part} = ...", f"{part} = {answers[part]}", 1)
-    nbclient.NotebookClient(nb, timeout=120, kernel_name="python3").execute()
-    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    assert printed.count("✓") == len(answers), printed
-    assert "✗" not in printed
+def test_grading_uses_each_students_own_variant(issued, tmp_path):
+    a, _, _ = issued
+    ex = answer_key.all_exercises()["28.8"]
+    iops = variants.student_inputs(ex, "s001", SEED)["iops"].m_as("request/s")
+    small, large = min(1024.0, iops * 4 / 1024), min(1024.0, iops * 1.0)
+    nb = nbformat.read(a / SET / "s001__ex28_08.ipynb", as_version=4)
+    cell = next(c for c in nb.cells if c.cell_type == "code" and "bw_small = ..." in c.source)
+    cell.source = f'bw_small = Q_({small!r}, "MiB/s")\nbw_large = Q_({large!r}, "MiB/s")'
+    sub = tmp_path / "subs"
+    sub.mkdir()
+    nbformat.write(nb, sub / "s001__ex28_08.ipynb")
+    nbformat.write(nb, sub / "s002__ex28_08.ipynb")          # s001's answers handed in as s002's
+    nbformat.write(nb, sub / "renamed.ipynb")                # no id in the name: the metadata says s001
+    del nb.metadata["fleetcalc"]["student"]
+    nbformat.write(nb, sub / "nobody.ipynb")
+    grade.grade_folder(sub, SET, limit=60, jobs=2, roster=ROSTER, seed=SEED, log=lambda *a: None)
+    with open(sub / "grades.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    score = {n: sum(float(r["score"]) for r in rows if r["submission"] == n) for n in
+             ("s001__ex28_08.ipynb", "s002__ex28_08.ipynb", "renamed.ipynb", "nobody.ipynb")}
+    other = variants.student_inputs(ex, "s002", SEED)["iops"].m_as("request/s")
+    assert score["s001__ex28_08.ipynb"] == 2 and score["renamed.ipynb"] == 2
+    assert score["s002__ex28_08.ipynb"] < 2 or math.isclose(other, iops)
+    assert [r["status"] for r in rows if r["submission"] == "nobody.ipynb"] == ["unknown-student"]

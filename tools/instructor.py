@@ -233,7 +233,8 @@ def _id_key(ex_id: str):
 
 
 def exercises_block(chapter: str, secs: list[Section]) -> str:
-    from fleetcalc.exercises import all_exercises
+    sys.path.insert(0, str(ROOT / "tools"))
+    from answer_key import all_exercises  # the key, from the solution notebooks' answer-key cells
 
     bank = {k: e for k, e in all_exercises().items() if e.chapter == chapter}
     cited: dict[str, list[Section]] = {}
@@ -263,9 +264,10 @@ def exercises_block(chapter: str, secs: list[Section]) -> str:
         n = len(re.findall(r"^##\s+(?:Q\d|Question|Exercise)", md.read_text(encoding="utf-8"), flags=re.M))
         rel = md.relative_to(ROOT).with_suffix(".ipynb").as_posix()
         lines += ["", f"Written questions (not numbered in the book): `{rel}` ({n} question(s))."]
-    lines += ["", "Seeded variants for homework and exams: `make variants` (or `python tools/variants.py "
-              "--n 3 --seed 2027`) writes one student notebook per variant and an answer key to "
-              "`_build/variants/`."]
+    lines += ["", "Seeded variants for homework and exams: `make variants ROSTER=roster.csv SEED=2027` "
+              "writes one notebook per student and an answer key to `_build/variants/`; `make grade "
+              "SUBMISSIONS=folder ROSTER=roster.csv SEED=2027` grades each student against their own variant. "
+              "Each written answer's rubric sits under its model answer in the solution notebook."]
     return "\n".join(lines)
 
 

@@ -8,6 +8,9 @@ Safety: nothing a student typed is overwritten.
 * ``execute`` refuses to replace an .ipynb whose cells were edited after it was built (its
   recorded source hash matches the .md, but its cells no longer do). Edit the .md (or save from
   JupyterLab with jupytext, which writes both), or pass ``--force``.
+* ``exercises`` writes student notebooks without answers (see :func:`to_exercise`): the answer-key
+  cell becomes a sealed ``publish`` card, solution regions become stubs, model answers become
+  "Your answer" cells with the rubric's self-check list, panels stay closed until answered.
 * ``exercises`` keeps ``exercises/.generated.json`` with the hash of every file it wrote; a file
   whose content changed since then is a student's work, and regeneration stops and says so.
 """
@@ -146,8 +149,9 @@ def _assigned_names(code: str) -> list[str]:
     return names
 
 
-def strip_solution_code(source: str) -> str:
-    """Replace each BEGIN/END SOLUTION region with ``name = ...  # your answer`` stubs."""
+def strip_solution_code(source: str, answers: set | None = None) -> str:
+    """Replace each BEGIN/END SOLUTION region with ``name = ...  # your answer`` stubs
+    (only for graded answer names when ``answers`` names some of the region's variables)."""
     lines = source.split("\n")
     out: list[str] = []
     i = 0
@@ -164,6 +168,8 @@ def strip_solution_code(source: str) -> str:
             names = _assigned_names(region)
             if not names:
                 raise ValueError(f"a solution region assigns no answer variable:\n{region}")
+            if answers and set(names) & answers:
+                names = [n for n in names if n in answers]
             out += [f"{indent}{n} = ...  # your answer" for n in names]
             i = j + 1
             continue
@@ -172,29 +178,131 @@ def strip_solution_code(source: str) -> str:
     return "\n".join(out)
 
 
-def to_exercise(nb, source_rel: str):
+HEADING = re.compile(r"^#{1,6} ", re.M)
+SELF_CHECK = re.compile(r"^\*\*Self-check[^\n]*\n", re.M)
+
+
+def _split_solution_markdown(source: str) -> tuple[str, str]:
+    """(model answer, the text from the first heading on): a heading is the next question's."""
+    m = HEADING.search(source)
+    if not m:
+        return source, ""
+    return source[:m.start()].rstrip(), source[m.start():].strip()
+
+
+def _panel_call(source: str):
+    """The ``panel(...)`` call of a panel cell (its ast node), or None for any other cell."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "panel":
+            return node
+    return None
+
+
+CHECK_ID = re.compile(r"""\bcheck\(\s*["']([^"']+)["']""")
+EXERCISE_ID = re.compile(r"""\bexercise\(\s*["']([^"']+)["']\s*\)""")
+
+
+def _closed_panel(cell, ex_id: str | None):
+    """The student's panel cell: the panel's code sealed away until the exercise passes or a click."""
+    import binascii
+    import zlib
+
+    call = _panel_call(cell.source)
+    prompt = ""
+    for kw in call.keywords:
+        if kw.arg == "prompt" and isinstance(kw.value, ast.Constant):
+            prompt = kw.value.value
+    blob = binascii.hexlify(zlib.compress(cell.source.encode("utf-8"), 9)).decode()
+    lines = [blob[i:i + 96] for i in range(0, len(blob), 96)]
+    code = "\n".join(f'    "{line}"' for line in lines)
+    cell.source = (f"# The panel for this exercise opens once its check passes (or on a click).\n"
+                   f"answer_first({ex_id!r}, prompt={prompt!r}, code=(\n{code}))")
+    cell.outputs = []
+    return cell
+
+
+def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | None = None,
+                meta: dict | None = None):
+    """The student notebook of a solution notebook.
+
+    * the ``answer-key`` cell becomes ``publish(...)`` calls: the inputs (``overrides``: a
+      student's variant) and sealed self-checks, never the answers;
+    * ``# BEGIN SOLUTION`` regions become ``name = ...  # your answer`` stubs;
+    * markdown tagged ``solution`` becomes a "Your answer" cell (a question heading that shared the
+      cell is kept); ``rubric`` and ``solution-only`` cells are dropped;
+    * each panel is closed ("answer first") and placed after its exercise's last check cell.
+    """
+    from answer_key import publish_source, run_key, salt_for
+
+    set_name = source_rel.removeprefix("solutions/").removesuffix(".md")
+    salt = salt_for(set_name) if salt is None else salt
     ex = copy.deepcopy(nb)
     cells = []
+    current: str | None = None
+    answers: set = set()
     for cell in ex.cells:
         tags = cell.metadata.get("tags", [])
+        if cell.cell_type == "code" and "answer-key" in tags:
+            exs = run_key(cell.source, set_name)
+            answers |= {n for e in exs.values() for n in e.answers}
+            body = "\n".join(publish_source(e, (overrides or {}).get(e.id), salt) for e in exs.values())
+            cells.append(nbformat.v4.new_code_cell(
+                "# Your exercises' inputs, and a sealed self-check for each answer (the answers are not here).\n"
+                + body, metadata={"tags": ["exercise-card"]}))
+            continue
+        if "rubric" in tags:  # the instructor's rubric stays out; its self-check list goes in, folded
+            m = SELF_CHECK.search(cell.source)
+            if m:
+                cells.append(nbformat.v4.new_markdown_cell(
+                    "<details><summary>After you answer: self-check</summary>\n\n"
+                    + cell.source[m.end():].strip() + "\n\n</details>", metadata={"tags": ["self-check"]}))
+            continue
         if "solution-only" in tags:
             continue
         if cell.cell_type == "markdown" and "solution" in tags:
             cells.append(nbformat.v4.new_markdown_cell(
                 "**Your answer:** _double-click to write your answer here._",
                 metadata={"tags": ["answer"]}))
+            _, rest = _split_solution_markdown(cell.source)
+            if rest:
+                cells.append(nbformat.v4.new_markdown_cell(rest))
             continue
-        if cell.cell_type == "code" and BEGIN in cell.source:
-            cell.source = strip_solution_code(cell.source)
+        if cell.cell_type == "code":
+            ids = CHECK_ID.findall(cell.source) or EXERCISE_ID.findall(cell.source)
+            if ids:
+                current = ids[-1]
+            if BEGIN in cell.source:
+                cell.source = strip_solution_code(cell.source, answers)
+            if _panel_call(cell.source) is not None:
+                cell = _closed_panel(cell, current)
+        if cell.cell_type == "markdown" and HEADING.search(cell.source) and not cell.source.startswith("**Your"):
+            current = None if re.search(r"^#{1,3} ", cell.source, re.M) else current
         cells.append(cell)
+    # a panel never comes before its exercise's last check cell
+    for i in range(len(cells)):
+        c = cells[i]
+        if c.cell_type == "code" and c.source.startswith("# The panel for this exercise"):
+            ex_id = re.search(r"answer_first\('([^']+)'", c.source)
+            if not ex_id:
+                continue
+            last = max((k for k, d in enumerate(cells) if d.cell_type == "code"
+                        and f'check("{ex_id.group(1)}"' in d.source), default=-1)
+            if last > i:
+                cells.insert(last, cells.pop(i))
     note = nbformat.v4.new_markdown_cell(
         f"> **Student notebook**, generated from `{source_rel}`. Replace each `...` with your "
-        "answer and run the `check(...)` cell below it. Regenerating the exercises never overwrites "
-        "a notebook you have edited.",
+        "answer and run the `check(...)` cell below it; an exercise's panel opens once its parts pass "
+        "(or when you choose to see it). Regenerating the exercises never overwrites a notebook you "
+        "have edited.",
         metadata={"tags": ["generated-note"]})
     first_md = next((k for k, c in enumerate(cells) if c.cell_type == "markdown"), -1)
     cells.insert(first_md + 1, note)
     ex.cells = cells
+    ex.metadata["fleetcalc"] = {"exercise_set": set_name, **(meta or {})}
     return ex
 
 

@@ -1,33 +1,29 @@
-"""Seeded exercise variants for homework and exams, with an answer key computed by the lib.
+"""Seeded exercise variants, one per student of a roster, for homework and exams.
 
-    python tools/variants.py [--n N] [--seed S] [--out DIR]      # default: 3 variants, seed 0, _build/variants
+    python tools/variants.py --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR]
+    make variants ROSTER=roster.csv [SEED=0] [SET=ch28/ex28_09_10] [OUT=_build/variants]
 
-For every registered exercise that declares ``ranges`` (``lib/fleetcalc/exercise_bank/*.py``), draw
-``N`` input sets inside those ranges that also satisfy the exercise's ``valid`` condition (so the
-question still makes sense, e.g. a target intensity below the largest reachable one), and write
+The roster is a CSV with a column ``id`` (or ``student_id``/``student``; else the first column).
+For every student and exercise set, every exercise that declares ``ranges`` in its solution
+notebook's answer key gets inputs drawn inside those ranges from a random stream seeded by
+``sha256(seed/student/exercise)``, redrawn until the exercise's ``valid`` condition holds, every
+answer is finite and non-zero, and the draw differs from the book's inputs. The tool writes
 
-* ``DIR/<chapter>/ex<id>_v<k>.ipynb``: a student notebook per variant that states the inputs and has
-  one answer cell + ``check`` per part, graded against *these* inputs (no answers inside);
-* ``DIR/answer_key.csv`` and ``DIR/answer_key.md``: every part's answer, computed by the lib
-  (``Exercise.expected``) from the variant's inputs. Keep these two files from students.
+* ``DIR/<set>/<student>__<set name>.ipynb``: the student's notebook (the set's student notebook
+  with the student's inputs in its exercise card and seals for the student's answers); hand each
+  student their file and ask for it back under the same name (the grader reads the student id from
+  the part before ``__``, or from the notebook's metadata);
+* ``DIR/answer_key.csv`` and ``DIR/answer_key.md``: every student's answers, computed by the lib
+  from the student's inputs. Keep these two files from students.
 
-Ranges: ``name: (lo, hi)`` or ``(lo, hi, step)``, in the unit of the book's input (a Quantity input
-keeps its unit). With a step the value is ``lo + k*step``; without one it is drawn uniformly (or
-log-uniformly when ``hi/lo >= 20``) and rounded to 3 significant digits. Inputs without a range keep
-the book's value. Draws that repeat the book's values or an earlier variant are redrawn.
-
-Same seed, same lib -> byte-identical files: each exercise has its own random stream derived from
-``sha256(seed/exercise id)``, so adding an exercise does not change the others' variants.
-
-Grading a variant: the notebooks call ``check(id, part, x, inputs=VARIANT)``; the lib computes the
-expected answer from the variant's inputs with the exercise's own tolerance (:func:`grade_variant`
-here is the same call without printing).
+``tools/grade.py --roster roster.csv --seed S`` recomputes each student's inputs the same way
+(:func:`student_inputs`), so the grade never trusts the inputs written in a notebook.
+Same roster, seed and lib -> byte-identical files.
 """
 from __future__ import annotations
 
 import argparse
 import csv
-import functools
 import hashlib
 import inspect
 import io
@@ -39,15 +35,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
+sys.path.insert(0, str(ROOT / "tools"))
 
 import nbformat  # noqa: E402
 
+import answer_key  # noqa: E402
 from fleetcalc import exercises as _ex  # noqa: E402
 from fleetcalc.units import Q_, Quantity  # noqa: E402
 
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SIG = 3            # significant digits of a value drawn without a step
-MAX_TRIES = 400    # draws per wanted variant before giving up on an exercise
+MAX_TRIES = 400    # draws per wanted variant before giving up
 
 
 # ----------------------------------------------------------------------------- drawing
@@ -174,7 +172,7 @@ def variants_for(ex, n: int, seed: int) -> list[dict]:
 
 
 def exercises_with_ranges() -> list:
-    exs = [ex for ex in _ex.all_exercises().values() if ex.ranges and ex.answers]
+    exs = [ex for ex in answer_key.all_exercises().values() if ex.ranges and ex.answers]
     return sorted(exs, key=lambda ex: (ex.chapter, _id_key(ex.id)))
 
 
@@ -182,37 +180,33 @@ def _id_key(ex_id: str):
     return tuple(int(p) if p.isdigit() else p for p in ex_id.replace("-", ".").split("."))
 
 
-# ----------------------------------------------------------------------------- grading
-
-def grade_variant(ex_id: str, part: str, answer, inputs: dict):
-    """Grade ``answer`` to ``part`` of exercise ``ex_id`` against the variant ``inputs``
-    (``fleetcalc.exercises.grade`` itself: same tolerances and messages)."""
-    return _ex.grade(ex_id, part, answer, inputs=inputs)
+_CACHE: dict = {}
 
 
-def check_variant(ex_id: str, part: str, answer, inputs: dict) -> None:
-    """Print the verdict of :func:`grade_variant` (what the variant notebooks' ``check`` prints)."""
-    print(grade_variant(ex_id, part, answer, inputs).message)
+def student_inputs(ex, student: str, seed: int) -> dict:
+    """The inputs of ``ex`` that differ for ``student`` (``{}``: the book's inputs)."""
+    key = (getattr(ex, "set", ""), ex.id, student, seed)
+    if key in _CACHE:
+        return dict(_CACHE[key])
+    found: dict = {}
+    if ex.ranges and ex.answers:
+        missing = [name for name in ex.ranges if name not in ex.inputs]
+        if missing:
+            raise ValueError(f"exercise {ex.id}: ranges name inputs it does not have: {missing}")
+        rng = _rng(seed, f"{student}/{ex.id}")
+        book = _key(ex, ex.inputs)
+        for _ in range(MAX_TRIES):
+            inputs = dict(ex.inputs)
+            for name in sorted(ex.ranges):
+                inputs[name] = draw_value(rng, ex.inputs[name], ex.ranges[name])
+            if _key(ex, inputs) != book and acceptable(ex, inputs):
+                found = {n: inputs[n] for n in sorted(ex.ranges)}
+                break
+    _CACHE[key] = found
+    return dict(found)
 
 
 # ----------------------------------------------------------------------------- writing
-
-def _code(v) -> str:
-    """Python source that rebuilds ``v`` in a notebook (``Q_(75, "FLOP / byte")``, ``4096``)."""
-    if isinstance(v, Quantity):
-        return f'Q_({_code(v.magnitude)}, "{v.units:D}")'
-    if _is_int(v):
-        return str(v)
-    if isinstance(v, float):
-        short = f"{v:.12g}"
-        if abs(v) >= 1e6:                                   # 6.59e11, not 659000000000.0
-            mant, exp = f"{v:.11e}".split("e")
-            short = f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
-        if float(short) != v:
-            return repr(v)
-        return short + ".0" if short.lstrip("-").isdigit() else short
-    return repr(v)
-
 
 def _show(v) -> str:
     if isinstance(v, Quantity):
@@ -225,144 +219,89 @@ def _num(x: float) -> str:
     return f"{x:.10g}"
 
 
-def slug(ex_id: str) -> str:
-    """``"28.2"`` -> ``"28_02"`` (file names sort in exercise order)."""
-    head, *rest = ex_id.replace("-", ".").split(".")
-    return "_".join([head] + [p.zfill(2) if p.isdigit() else p for p in rest])
+def student_notebook(set_name: str, student: str, seed: int):
+    """The set's student notebook with ``student``'s inputs and seals (not executed)."""
+    import nb as nbtool
 
-
-@functools.lru_cache(maxsize=None)
-def _exercise_sources() -> tuple[tuple[str, str], ...]:
-    return tuple((p.relative_to(ROOT).with_suffix(".ipynb").as_posix(), p.read_text(encoding="utf-8"))
-                 for p in sorted((ROOT / "exercises").rglob("*.md")))
-
-
-def student_notebook_path(ex_id: str) -> str | None:
-    """The generated exercise notebook that asks this exercise (for the statement), if any."""
-    needle = f'check("{ex_id}"'
-    return next((rel for rel, text in _exercise_sources() if needle in text), None)
-
-
-def _cell_md(text, **meta):
-    return nbformat.v4.new_markdown_cell(text, metadata=meta)
-
-
-def _cell_code(text, **meta):
-    return nbformat.v4.new_code_cell(text, metadata=meta)
-
-
-def variant_notebook(ex, k: int, inputs: dict, seed: int):
-    changed = [n for n in ex.inputs if _key_value(inputs[n]) != _key_value(ex.inputs[n])]
-    where = student_notebook_path(ex.id)
-    rows = "\n".join(
-        f"| `{n}` | {'**' + _show(inputs[n]) + '**' if n in changed else _show(inputs[n])} | {_show(ex.inputs[n])} |"
-        for n in ex.inputs)
-    statement = (f"The question is the book's {ex.source}" +
-                 (f" (as posed in `{where}`)" if where else "") +
-                 ", but with the inputs below. Where the statement's numbers differ from this table, "
-                 "**use the table** (changed values in bold).")
-    cells = [
-        _cell_md(f"# Exercise {ex.id}, variant {k}: {ex.title}\n\n{statement}\n\n"
-                 f"| input | your value | the book's value |\n|---|---|---|\n{rows}\n\n"
-                 "Put each answer in its variable (in the unit named there) and run the cell: "
-                 "`check` says whether it is right for *your* inputs."),
-        _cell_code("from fleetcalc.notebook import *"),
-    ]
-    lines = [f"{n} = {_code(inputs[n])}" for n in ex.inputs]
-    lines.append("VARIANT = dict(" + ", ".join(f"{n}={n}" for n in ex.inputs) + ")")
-    cells.append(_cell_code("\n".join(lines), tags=["variant-inputs"]))
-    for part, spec in ex.answers.items():
-        label = spec.label or part
-        unit = f" (in {spec.unit})" if spec.unit else ""
-        cells.append(_cell_md(f"**{label}**{unit}"))
-        call = f'check("{ex.id}", "{part}", {part}, inputs=VARIANT)'
-        cells.append(_cell_code(f"{part} = ...  # your answer{unit}\n{call}", tags=["variant-answer"]))
-    nb = nbformat.v4.new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = dict(KERNEL)
-    nb.metadata["language_info"] = {"name": "python"}
-    nb.metadata["fleetcalc"] = {"variant": {"exercise": ex.id, "index": k, "seed": seed}}
+    src = ROOT / "solutions" / f"{set_name}.md"
+    exs = answer_key.load_set(src)
+    overrides = {ex_id: student_inputs(ex, student, seed) for ex_id, ex in exs.items()}
+    nb = nbtool.to_exercise(nbtool.read_md(src), f"solutions/{set_name}.md", overrides=overrides,
+                            salt=answer_key.salt_for(set_name, f"{student}/{seed}"),
+                            meta={"student": student, "seed": seed})
+    rows = [f"| Exercise {ex_id} | `{n}` | **{_show(v)}** | {_show(exs[ex_id].inputs[n])} |"
+            for ex_id, changed in overrides.items() for n, v in changed.items()]
+    text = (f"**Your variant (student `{student}`).** Where the text's numbers differ from the inputs "
+            "in the exercise card below, use the card's: they are yours.")
+    if rows:
+        text += "\n\n| exercise | input | your value | the book's value |\n|---|---|---|---|\n" + "\n".join(rows)
+    k = next(i for i, c in enumerate(nb.cells) if "generated-note" in c.metadata.get("tags", []))
+    nb.cells.insert(k + 1, nbformat.v4.new_markdown_cell(text, metadata={"tags": ["variant-note"]}))
     for i, cell in enumerate(nb.cells):
         cell["id"] = f"c{i:03d}"
-    return nb
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.metadata["kernelspec"] = dict(KERNEL)
+    return nb, exs, overrides
 
 
-def _key_value(v):
-    return (_magnitude(v), f"{v.units:D}") if isinstance(v, Quantity) else v
-
-
-def generate(n: int = 3, seed: int = 0, out: Path | str = ROOT / "_build" / "variants") -> list[dict]:
-    """Write the variant notebooks and the answer key; returns the key's rows."""
+def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
+          out: Path | str = ROOT / "_build" / "variants") -> list[dict]:
+    """Write each student's notebook of each set and the answer key; returns the key's rows."""
     out = Path(out)
-    if (out / "answer_key.csv").exists():  # an earlier run: remove its files (only ours), start clean
-        for old in [out / "answer_key.csv", out / "answer_key.md", *out.glob("*/ex*_v[0-9]*.ipynb")]:
-            old.unlink(missing_ok=True)
-        for folder in out.iterdir():
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
-    out.mkdir(parents=True, exist_ok=True)
+    known = [answer_key.set_name(p) for p in answer_key.solution_sources()]
+    sets = sets or [s for s in known if any(ex.ranges and ex.answers
+                                             for ex in answer_key.load_set(ROOT / "solutions" / f"{s}.md").values())]
+    unknown = [s for s in sets if s not in known]
+    if unknown:
+        raise SystemExit(f"variants: unknown exercise set(s) {unknown}; known: {known}")
     rows: list[dict] = []
-    md = [f"# Answer key: exercise variants (seed {seed}, {n} per exercise)\n",
-          "Every answer is computed by `fleetcalc` from the variant's inputs "
-          "(`Exercise.expected`). Regenerate with `python tools/variants.py --n "
-          f"{n} --seed {seed}`. **Instructor only: do not hand this file out.**\n"]
-    shortfalls = []
-    for ex in exercises_with_ranges():
-        found = variants_for(ex, n, seed)
-        if len(found) < n:
-            shortfalls.append(f"exercise {ex.id}: only {len(found)} of {n} distinct valid variants")
-        md.append(f"\n## Exercise {ex.id}: {ex.title} ({ex.source})\n")
-        parts = list(ex.answers)
-        md.append("| variant | notebook | inputs (changed from the book) | " +
-                  " | ".join(f"{ex.answers[p].label or p}" + (f" [{ex.answers[p].unit}]" if ex.answers[p].unit else "")
-                             for p in parts) + " |")
-        md.append("|---|---|---|" + "---|" * len(parts))
-        for k, inputs in enumerate(found, start=1):
-            nb_rel = Path(ex.chapter) / f"ex{slug(ex.id)}_v{k:02d}.ipynb"
-            path = out / nb_rel
+    md = [f"# Answer key: student variants (seed {seed})\n",
+          "Every answer is computed by `fleetcalc` from the student's inputs. "
+          "**Instructor only: do not hand this file out.**\n"]
+    for s in sets:
+        md += [f"\n## {s}\n", "| student | exercise | part | answer | unit | inputs |", "|---|---|---|---|---|---|"]
+        for student in roster:
+            nb, exs, overrides = student_notebook(s, student, seed)
+            path = out / s / f"{student}__{Path(s).name}.ipynb"
             path.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(variant_notebook(ex, k, inputs, seed), path)
-            answers = expected_answers(ex, inputs)
-            shown_inputs = "; ".join(f"{name} = {_show(inputs[name])}" for name in sorted(ex.ranges))
-            for part in parts:
-                rows.append({"exercise": ex.id, "variant": k, "notebook": nb_rel.as_posix(), "part": part,
-                             "label": ex.answers[part].label or part, "answer": _num(answers[part]),
-                             "unit": ex.answers[part].unit, "inputs": shown_inputs,
-                             "inputs_json": json.dumps({name: _key_value(inputs[name]) for name in ex.inputs},
-                                                       sort_keys=True)})
-            md.append(f"| {k} | `{nb_rel.as_posix()}` | {shown_inputs} | " +
-                      " | ".join(_num(answers[p]) for p in parts) + " |")
+            nbformat.write(nb, path)
+            for ex_id, ex in exs.items():
+                inputs = {**ex.inputs, **overrides[ex_id]}
+                shown = "; ".join(f"{n} = {_show(v)}" for n, v in overrides[ex_id].items()) or "the book's"
+                for part, a in ex.answers.items():
+                    value = _ex._magnitude_in(ex.expected(part, **inputs), a.unit)
+                    rows.append({"student": student, "set": s, "exercise": ex_id, "part": part,
+                                 "answer": _num(value), "unit": a.unit, "inputs": shown,
+                                 "notebook": path.relative_to(out).as_posix()})
+                    md.append(f"| {student} | {ex_id} | {part} | {_num(value)} | {a.unit} | {shown} |")
     buf = io.StringIO()
-    fields = ["exercise", "variant", "notebook", "part", "label", "answer", "unit", "inputs", "inputs_json"]
-    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=["student", "set", "exercise", "part", "answer", "unit", "inputs",
+                                             "notebook"], lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
+    out.mkdir(parents=True, exist_ok=True)
     (out / "answer_key.csv").write_text(buf.getvalue(), encoding="utf-8")
     (out / "answer_key.md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    for line in shortfalls:
-        print(f"warning: {line}", file=sys.stderr)
     return rows
 
 
-def inputs_from_row(ex, row: dict) -> dict:
-    """Rebuild a variant's inputs from an answer-key row (its ``inputs_json``)."""
-    raw = json.loads(row["inputs_json"])
-    out = {}
-    for name, v in raw.items():
-        out[name] = Q_(v[0], v[1]) if isinstance(v, list) else v
-    return {**ex.inputs, **out}
-
-
 def main(argv=None) -> int:
+    from grade import read_roster
+
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--n", type=int, default=3, help="variants per exercise (default 3)")
+    ap.add_argument("--roster", required=True, help="roster CSV (a column id, student_id or student)")
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ap.add_argument("--set", action="append", default=None, help="exercise set(s) (default: every set with ranges)")
     ap.add_argument("--out", default=str(ROOT / "_build" / "variants"), help="output folder (default _build/variants)")
     a = ap.parse_args(argv)
-    if a.n < 1:
-        ap.error("--n must be >= 1")
-    rows = generate(a.n, a.seed, a.out)
+    if not Path(a.roster).is_file():
+        ap.error(f"--roster {a.roster}: no such file (a CSV with a column id, student_id or student; "
+                 "e.g. make variants ROSTER=class.csv)")
+    roster = read_roster(Path(a.roster))
+    rows = issue(roster, a.seed, a.set, a.out)
     n_nb = len({r["notebook"] for r in rows})
-    print(f"wrote {n_nb} variant notebooks and an answer key ({len(rows)} answers) to {a.out}")
+    print(f"wrote {n_nb} student notebooks and an answer key ({len(rows)} answers) to {a.out}")
     return 0
 
 

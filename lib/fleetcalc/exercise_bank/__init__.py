@@ -1,1 +1,0 @@
-"""Exercise definitions, one module per chapter; every module here is loaded on first use."""

@@ -1,0 +1,153 @@
+"""The answer key, read from the solution notebooks (the single source of every exercise).
+
+Each solution notebook ``solutions/<chapter>/<set>.md`` has one code cell tagged ``answer-key``
+that registers its exercises (``fleetcalc.exercises.register``). This module runs those cells in
+the instructor's process, for the generator (``tools/nb.py exercises``), the variants
+(``tools/variants.py``), the grader (``tools/grade.py``) and the instructor guide. The key is never
+written into ``exercises/``: a student notebook gets :func:`publish_source` instead (the inputs and
+sealed self-checks).
+
+    load()                  -> {"ch28/ex28_09_10": {"28.9": Exercise, "28.10": Exercise}, ...}
+    exercise_sets()         -> {"28.9": "ch28/ex28_09_10", ...}
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
+
+from fleetcalc import exercises as _ex  # noqa: E402
+from fleetcalc.units import Q_, Quantity  # noqa: E402
+
+KEY_TAG = "answer-key"
+_CELL = re.compile(r"```\{code-cell\}[^\n]*\n((?::[^\n]*\n)*)\n?(.*?)\n```", re.S)
+
+
+def set_name(md: Path) -> str:
+    """``solutions/ch28/ex28_09_10.md`` -> ``ch28/ex28_09_10`` (the exercise set's name)."""
+    md = Path(md).resolve()
+    return md.relative_to(ROOT / "solutions").with_suffix("").as_posix()
+
+
+def key_sources(md: Path) -> list[str]:
+    """The sources of the ``answer-key`` cells of a MyST solution notebook."""
+    out = []
+    for m in _CELL.finditer(Path(md).read_text(encoding="utf-8")):
+        if KEY_TAG in m.group(1):
+            out.append(m.group(2))
+    return out
+
+
+def run_key(source: str, name: str) -> dict[str, "_ex.Exercise"]:
+    """Run one key cell; returns the exercises it registered, in order."""
+    before = dict(_ex._REGISTRY)
+    for k in list(_ex._REGISTRY):
+        _ex._REGISTRY.pop(k)
+    try:
+        exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
+        found = dict(_ex._REGISTRY)
+    finally:
+        _ex._REGISTRY.clear()
+        _ex._REGISTRY.update(before)
+        _ex._REGISTRY.update(found if "found" in locals() else {})
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _load_one(md: str, mtime: float) -> dict:
+    exs: dict = {}
+    for src in key_sources(Path(md)):
+        exs.update(run_key(src, set_name(Path(md))))
+    for ex in exs.values():
+        ex.set = set_name(Path(md))
+    return exs
+
+
+def load_set(md: Path) -> dict:
+    md = Path(md).resolve()
+    return _load_one(str(md), md.stat().st_mtime)
+
+
+def solution_sources() -> list[Path]:
+    return [p for p in sorted((ROOT / "solutions").rglob("*.md")) if p.name != "README.md" and "_build" not in p.parts]
+
+
+def load() -> dict[str, dict]:
+    """Every exercise set's exercises: {set name: {exercise id: Exercise}}."""
+    return {set_name(md): load_set(md) for md in solution_sources()}
+
+
+def all_exercises() -> dict:
+    """{exercise id: Exercise} over every set (each carries ``.set``)."""
+    out = {}
+    for exs in load().values():
+        out.update(exs)
+    return out
+
+
+def exercise_sets() -> dict[str, str]:
+    return {ex_id: ex.set for ex_id, ex in all_exercises().items()}
+
+
+# ----------------------------------------------------------------------------- the student's card
+
+def code(v) -> str:
+    """Python source that rebuilds ``v`` in a notebook (``Q_(75, "FLOP / byte")``, ``4096``)."""
+    if isinstance(v, Quantity):
+        unit = f"{v.units:~D}"
+        try:
+            same = Q_(1, unit).units == v.units
+        except Exception:
+            same = False
+        return f'Q_({code(v.magnitude)}, "{unit if same else format(v.units, "D")}")'
+    if isinstance(v, bool) or v is None:
+        return repr(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        short = f"{v:.12g}"
+        if abs(v) >= 1e6:                                   # 6.59e11, not 659000000000.0
+            mant, exp = f"{v:.11e}".split("e")
+            short = f"{mant.rstrip('0').rstrip('.')}e{int(exp)}"
+        if float(short) != v:
+            return repr(v)
+        return short + ".0" if short.lstrip("-").isdigit() else short
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(code(x) for x in v)
+        return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{code(k)}: {code(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, str):
+        return repr(v)
+    if hasattr(v, "tolist"):                                # numpy scalars and arrays
+        return code(v.tolist())
+    raise TypeError(f"cannot write an input of type {type(v).__name__} into a notebook: {v!r}")
+
+
+def salt_for(set_name: str, variant: str = "") -> str:
+    return hashlib.sha256(f"fleetcalc/{set_name}/{variant}".encode()).hexdigest()[:16]
+
+
+def publish_source(ex, inputs: dict | None = None, salt: str = "") -> str:
+    """The ``publish(...)`` call a student notebook runs for ``ex``: inputs and sealed parts."""
+    inputs = {**ex.inputs, **(inputs or {})}
+    lines = [f"publish({ex.id!r}, {ex.title!r},", "        inputs={" + ", ".join(
+        f"{k!r}: {code(v)}" for k, v in inputs.items()) + "},"]
+    if ex.answers:
+        lines.append("        parts={")
+        for name, a in ex.answers.items():
+            want = _ex._magnitude_in(ex.expected(name, **inputs), a.unit)
+            digests = _ex.seal(want, a.rel, a.abs, f"{salt}/{ex.id}/{name}")
+            lines.append(f"            {name!r}: part({a.unit!r}, rel={a.rel!r}, abs={a.abs!r}, "
+                         f"label={(a.label or name)!r},\n                 hint={a.hint!r},\n"
+                         f"                 seal={digests!r}),")
+        lines.append("        },")
+    else:
+        lines.append("        parts={},")
+    lines.append(f"        salt={salt!r})")
+    return "\n".join(lines)
