@@ -259,6 +259,49 @@ def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
             f"{note}<script type='application/json' class='static-scrub-frames'>{data}</script></div>")
 
 
+def _panel_parts(state: dict, mid: str) -> dict | None:
+    """The parts of a saved fleetcalc panel (VBox[heading HTML, top Box[knobs, VBox[table, message]],
+    Image?]), or None when the widget is not one."""
+    panel = state.get(mid)
+    if not panel or panel.get("model_name") != "VBoxModel":
+        return None
+    kids = panel["state"].get("children", [])
+    if len(kids) < 2:
+        return None
+    _, head = _model(state, kids[0])
+    _, top = _model(state, kids[1])
+    if not head or head.get("model_name") != "HTMLModel" or "<b>" not in head["state"].get("value", ""):
+        return None
+    if not top or top.get("model_name") not in ("BoxModel", "HBoxModel") or len(top["state"].get("children", [])) != 2:
+        return None
+    _, right = _model(state, top["state"]["children"][-1])
+    rk = (right or {}).get("state", {}).get("children", [])
+    if len(rk) != 2:
+        return None
+    image = [_model(state, k)[1] for k in kids[2:] if (_model(state, k)[1] or {}).get("model_name") == "ImageModel"]
+    return {"panel": panel, "head": head, "top": top, "table": _model(state, rk[0])[1],
+            "message": _model(state, rk[1])[1], "image": image[0] if image else None}
+
+
+def mark_panels(nb: dict) -> int:
+    """Give every saved panel the class names of fleetcalc.widgets (notebooks executed before the
+    panel builder set them still get them): fc-panel, fc-panel-top, fc-readouts, fc-message,
+    fc-picture. The site's fc-panels.css lays a panel out by these names."""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    n = 0
+    for c in nb.get("cells", []):
+        for o in c.get("outputs", []) if c.get("cell_type") == "code" else []:
+            view = o.get("data", {}).get(WIDGET_VIEW)
+            parts = _panel_parts(state, view["model_id"]) if view else None
+            if parts:
+                for key, cls in (("panel", "fc-panel"), ("top", "fc-panel-top"), ("table", "fc-readouts"),
+                                 ("message", "fc-message"), ("image", "fc-picture")):
+                    if parts[key]:
+                        _add_class(parts[key], cls)
+                n += 1
+    return n
+
+
 def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
     """Put a range input under each panel that has frames (scrub = {"manifest", "url"}), and mark
     the saved widgets the page script swaps (fc-panel, fc-picture, fc-readouts, fc-message,
@@ -279,25 +322,17 @@ def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
             print(f"site: {page.doc}: panel {spec['title']!r} does not match the saved output "
                   "(re-execute the notebook); no scrub for it", file=sys.stderr)
             continue
-        kids = panel["state"].get("children", [])
-        _, top = _model(state, kids[1]) if len(kids) > 1 else (None, None)
-        _, right = _model(state, top["state"]["children"][-1]) if top else (None, None)
-        rk = right["state"].get("children", []) if right else []
-        if len(rk) < 2:
+        parts = _panel_parts(state, mid)
+        if parts is None:
             continue
         pid = f"fc-pid-{k}"
-        _add_class(panel, "fc-panel")
         _add_class(panel, "fc-scrubbable")
         _add_class(panel, pid)
-        _add_class(_model(state, rk[0])[1], "fc-readouts")
-        _add_class(_model(state, rk[1])[1], "fc-message")
         for cid, m in _descendants(state, mid):
             st = m.get("state", {})
-            if m.get("model_name") == "ImageModel":
-                _add_class(m, "fc-picture")
-            elif st.get("description") == spec["label"] and "value" in st:
+            if st.get("description") == spec["label"] and "value" in st and m.get("model_name") != "HTMLModel":
                 _add_class(m, "fc-main-knob")
-        has_note = "fc-static-only" in json.dumps(_model(state, kids[0])[1] or {})
+        has_note = "fc-static-only" in parts["head"]["state"].get("value", "")
         frames = [{"value": f["value"], "img": (scrub["url"] + f["img"]) if f["img"] else None,
                    "table": f["table"], "message": f["message"]} for f in spec["frames"]]
         outputs.insert(at + 1, {"output_type": "display_data", "metadata": {"tags": [SCRUB_TAG]},
@@ -418,6 +453,7 @@ def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = Non
                        launch: str = "") -> dict:
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
+    mark_panels(nb)
     scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
     if site == "student":
         for c in cells:
@@ -602,6 +638,10 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
         for f in sorted(static.rglob("*")):
             if f.is_file() and "wm" not in f.relative_to(static).parts[:1]:
                 st.copy(f, "_static/" + f.relative_to(static).as_posix())
+    from fleetcalc.widgets import PANEL_CSS  # one source for the panels' layout rules
+
+    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.widgets.PANEL_CSS by tools/site.py. */\n"
+             + PANEL_CSS.lstrip())
     ext = ROOT / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):
         st.copy(f, "_ext/" + f.name)
