@@ -170,7 +170,8 @@ def check_scrub(page, url: str, which: int = 0) -> None:
     assert after["table"] != before["table"] or after["img"] != before["img"], f"{url}: scrubbing changed nothing"
     if before["img"] is not None:
         assert after["img"] != before["img"] and "/_static/scrub/" in after["img"], f"{url}: picture not swapped"
-        assert page.evaluate("pid => document.querySelector('.' + pid + ' img.fc-picture').complete", pid)
+        page.wait_for_function("pid => { const i = document.querySelector('.' + pid + ' img.fc-picture');"
+                               " return i.complete && i.naturalWidth > 0; }", arg=pid, timeout=10_000)
     assert box.locator(".static-scrub-value").inner_text().strip() != "", url
     for _ in range(steps):
         page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")
