@@ -7,10 +7,12 @@ What a student does, done by Playwright through the UI only:
 2. open (a copy of) exercises/ch28/ex28_02_03.ipynb, type an answer into the B_min cell, run it
    and get "✓ ... correct" for 52 and "✗" for 51 (Exercise 28.2: I(B) >= 50 FLOP/byte with
    d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook);
-3. lecture mode: the roofline notebook with tools/slides.py's metadata, Alt+R, and the
-   jupyterlab-rise deck has one slide per `##` heading and the panel's `###` subslide.
-   (Panels inside the deck show as text with jupyterlab-rise 0.43.1 + ipywidgets 8: upstream
-   jupyterlab-contrib/rise#119/#126; instructors demo them in the notebook pane beside the deck.)
+3. lecture mode with live panels (jupyterlab-slideshow): the roofline notebook with
+   tools/slides.py's metadata, the toolbar's deck button, the deck's arrows to the panel's slide,
+   one slider step: the readouts and the picture change on the slide;
+4. the reveal.js deck (jupyterlab-rise, Alt+R) has one slide per `##` heading and the panel's
+   `###` subslide (panels inside that deck show as text with jupyterlab-rise 0.43.1 +
+   ipywidgets 8: upstream jupyterlab-contrib/rise#119/#126; hence lecture mode is item 3).
 
 Nothing in the repository changes: the notebooks are copied into a temporary root dir, and the
 server's settings, workspaces and runtime files live there too. Screenshots go to
@@ -293,3 +295,57 @@ def test_lecture_mode_renders_the_slide_deck(page):
     expect(frame.locator(".reveal .slides")).to_contain_text("Panel: move the operating point")
     _shot(page, "live_lab_lecture_mode")
     _t("lecture mode done")
+
+
+def _deck_cells(page):
+    """Cells jupyterlab-slideshow shows on the current slide."""
+    return page.locator(".jp-Notebook .jp-Cell.jp-deck-mod-onscreen")
+
+
+def test_lecture_mode_panel_moves_on_a_slide(page):
+    """Lecture mode with live panels: jupyterlab-slideshow's presentation mode (the notebook
+    itself, one slide at a time, from tools/slides.py's metadata) keeps each panel a live widget.
+    Enter the deck (the notebook toolbar's deck button), step through it with the deck's own
+    arrows to the slide with the Example 27.1 panel, move its batch slider: the readouts and the
+    picture change, as in the notebook. The panel's static-site note stays hidden in JupyterLab."""
+    _open(page, SLIDES_NB)
+    _run_all(page)
+    nbp = page.locator(".jp-NotebookPanel", has_text="28.3 The roofline model").last
+    out = nbp.locator(".jp-OutputArea-output", has_text="Example 27.1: Y = XW").first
+    table = out.locator(".widget-html-content table").first
+    expect(table).to_contain_text("intensity I (Eq. 28.4)")
+    assert _table_rows(table) == _expected_rows(1)
+    nbp.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    nbp.locator("[data-command='deck:toggle']").first.click()
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1, timeout=30_000)
+    on_slide = "e => !!e.closest('.jp-deck-mod-onscreen')"
+    assert not out.evaluate(on_slide), "the deck starts on the title slide"
+    for _ in range(80):                      # next subslide/fragment when there is one, else next slide
+        if out.evaluate(on_slide):
+            break
+        down = page.locator(".jp-deck-mod-direction-down").first
+        fwd = page.locator(".jp-deck-mod-direction-forward").first
+        step = down if "jp-mod-disabled" not in (down.get_attribute("class") or "") else fwd
+        assert "jp-mod-disabled" not in (step.get_attribute("class") or ""), "end of the deck, no panel slide"
+        step.click()
+        page.wait_for_timeout(100)
+    assert out.evaluate(on_slide), "the panel's slide was not reached"
+    # the slide shows the panel's heading cell too (its ### subslide), not the whole notebook
+    assert page.locator(".jp-deck-mod-onscreen", has_text="Two lower bounds on time").count() == 0
+    slider = out.locator(".widget-slider", has_text="batch B").first
+    slider.scroll_into_view_if_needed()
+    expect(slider).to_be_in_viewport()
+    expect(out.locator(".fc-static-only")).to_be_hidden()          # no "needs a kernel" note here
+    image_before = out.locator("img").first.get_attribute("src")
+    _shot(page, "live_lab_lecture_slide_B1")
+    slider.locator(".noUi-handle").focus()
+    page.keyboard.press("ArrowRight")                               # one step: B = 2
+    expect(slider.locator(".widget-readout")).to_have_text("2")
+    expect(table).to_contain_text(_expected_rows(2)[0][1])          # the kernel answered
+    assert _table_rows(table) == _expected_rows(2)
+    expect(out.locator("img").first).not_to_have_attribute("src", image_before)
+    _shot(page, "live_lab_lecture_slide_B2")
+    nbp.locator("[data-command='deck:toggle']").first.click()      # leave lecture mode
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(0)
+    _t("lecture mode (jupyterlab-slideshow) done")
