@@ -502,3 +502,31 @@ def test_ledger_line_parser():
     e = rp.parse_line("[assumed] Ch. 1 §1.4 | t_step = 1 s | why: the text gives none")
     assert (e.status, e.where, e.name, e.value, e.note) == ("assumed", "Ch. 1 §1.4", "t_step", "1 s", "the text gives none")
     assert rp.parse_line("something else") is None
+
+
+# ----------------------------------------------------------------------------- frame positions
+
+def test_scrub_positions_cover_the_range_and_the_start():
+    """tools/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
+    (the book's), every option of a dropdown, log spacing on a log slider, at most ~25 frames."""
+    import ipywidgets as w
+    sys.path.insert(0, str(ROOT / "tools"))
+    import scrub
+
+    s = w.IntSlider(value=7, min=1, max=1024, step=1)
+    v = scrub.positions(s)
+    assert v[0] == 1 and v[-1] == 1024 and 7 in v and v == sorted(set(v)) and len(v) <= scrub.FRAMES + 1
+    small = scrub.positions(w.IntSlider(value=3, min=1, max=8, step=1))
+    assert small == [1, 2, 3, 4, 5, 6, 7, 8]                       # few steps: every one
+    f = scrub.positions(w.FloatSlider(value=2.0, min=0.5, max=10, step=0.1))
+    assert f[0] == 0.5 and f[-1] == 10 and 2.0 in f
+    lg = scrub.positions(w.FloatLogSlider(value=100, base=10, min=0, max=4, step=0.01))
+    assert lg[0] == 1 and lg[-1] == 10000 and 100 in lg
+    ratios = [b / a for a, b in zip(lg, lg[1:])]
+    assert max(ratios) / min(ratios) < 1.2                          # evenly spaced in log
+    d = w.Dropdown(options={"FP32 (4)": 4, "FP16 (2)": 2, "FP8 (1)": 1}, value=2)
+    assert scrub.positions(d) == [4, 2, 1] and scrub.readout(d, 1) == "FP8 (1)"
+    # handle positions as noUiSlider draws them (percent of the track)
+    assert scrub.handle_position(s, 1) == 0 and scrub.handle_position(s, 1024) == 100
+    assert scrub.handle_position(w.FloatLogSlider(value=100, min=0, max=4), 100) == 50
+    assert scrub.handle_position(d, 2) is None

@@ -149,7 +149,8 @@ def panel_view(page, pid: str) -> dict:
         const p = document.querySelector('.' + pid);
         const img = p && p.querySelector('img.fc-picture');
         const t = p && p.querySelector('.fc-readouts');
-        return {img: img ? img.src : null, table: t ? t.innerText : null};
+        const o = p && p.querySelector('.fc-main-knob .noUi-origin');
+        return {img: img ? img.src : null, table: t ? t.innerText : null, handle: o ? o.style.transform : null};
     }""", pid)
 
 
@@ -173,6 +174,8 @@ def check_scrub(page, url: str, which: int = 0) -> None:
         page.wait_for_function("pid => { const i = document.querySelector('.' + pid + ' img.fc-picture');"
                                " return i.complete && i.naturalWidth > 0; }", arg=pid, timeout=10_000)
     assert box.locator(".static-scrub-value").inner_text().strip() != "", url
+    if before["handle"] is not None:                      # the knob's own slider handle follows
+        assert after["handle"] != before["handle"], f"{url}: the main knob's handle did not move"
     for _ in range(steps):
         page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")
     assert panel_view(page, pid)["table"] == before["table"], f"{url}: back at the start, readouts differ"

@@ -99,6 +99,19 @@ def positions(widget) -> list:
     return [v for v in out if v == start or abs(v - start) > 1e-9 * span]
 
 
+def handle_position(widget, value) -> float | None:
+    """Where the slider's handle sits for ``value``, in percent of its track (None: not a slider)."""
+    import ipywidgets as w
+
+    if isinstance(widget, w.FloatLogSlider):
+        lo, hi, x = widget.min, widget.max, math.log(value, widget.base)
+    elif isinstance(widget, (w.IntSlider, w.FloatSlider)):
+        lo, hi, x = widget.min, widget.max, value
+    else:
+        return None
+    return round(100 * min(1.0, max(0.0, (x - lo) / (hi - lo))), 3) if hi > lo else 0.0
+
+
 def readout(widget, value) -> str:
     """The value as the slider's own readout prints it."""
     import ipywidgets as w
@@ -155,8 +168,8 @@ def render_notebook(md: Path, force: bool = False) -> dict:
                 data = _encode(png)
                 img = hashlib.sha1(data).hexdigest()[:12] + "." + FORMAT
                 (tmp / img).write_bytes(data)
-            frames.append({"value": readout(ctl, v), "img": img, "table": p.table.value,
-                           "message": p.message.value})
+            frames.append({"value": readout(ctl, v), "pos": handle_position(ctl, v), "img": img,
+                           "table": p.table.value, "message": p.message.value})
         ctl.value = start_value
         start = vals.index(start_value)
         panels.append({"cell": rec.cell, "n": rec.n, "title": rec.title, "knob": name, "label": label,

@@ -9,6 +9,13 @@ What `build` does, per site (student, instructor):
    folder _build/.stage/<site>/: the executed .ipynb of every notebook (its .md twin is left out),
    plain .md pages, site/index.md as the landing page, site/_static/;
    * every page with panels gets a note that a slider needs a running kernel;
+   * static scrubbing: each panel of a chapter page gets a range under its picture that steps
+     its main knob through frames drawn at build time (tools/scrub.py renders them, in --jobs
+     processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
+   * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
+     that notebook) and Binder (book.yml `launch:`);
+   * saved panels get the class names of fleetcalc.widgets (fc-panel, ...), whose PANEL_CSS is
+     served as _static/fc-panels.css;
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
 2. writes the generated pages (number ledger, errata, glossary, notation: tools/reference_pages.py);
@@ -333,7 +340,7 @@ def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
             if st.get("description") == spec["label"] and "value" in st and m.get("model_name") != "HTMLModel":
                 _add_class(m, "fc-main-knob")
         has_note = "fc-static-only" in parts["head"]["state"].get("value", "")
-        frames = [{"value": f["value"], "img": (scrub["url"] + f["img"]) if f["img"] else None,
+        frames = [{"value": f["value"], "pos": f.get("pos"), "img": (scrub["url"] + f["img"]) if f["img"] else None,
                    "table": f["table"], "message": f["message"]} for f in spec["frames"]]
         outputs.insert(at + 1, {"output_type": "display_data", "metadata": {"tags": [SCRUB_TAG]},
                                 "data": {"text/html": _scrub_html(pid, spec, frames, has_note)}})
@@ -691,6 +698,12 @@ def prune_output(site: str, parts: list[Part]) -> int:
     out = BUILD / site
     docs = {pg.doc for pg in all_pages(parts)} | {"index", "genindex", "search"}
     n = 0
+    # frames of earlier builds (another library or notebook version): Sphinx only adds to _static
+    staged = STAGE / site / "_static" / "scrub"
+    for d in sorted((out / "_static" / "scrub").glob("*")):
+        if d.is_dir() and not (staged / d.name).is_dir():
+            shutil.rmtree(d)
+            n += 1
     for f in list(out.rglob("*.html")) + list((out / "_sources").rglob("*")):
         rel = f.relative_to(out)
         if rel.parts[0] == "_static" or not f.is_file():

@@ -46,6 +46,13 @@
     if (knob) {
       var readout = knob.querySelector(".widget-readout");
       if (readout) { readout.textContent = f.value; }
+      // the knob's own handle follows (noUiSlider places its origin at 10 * percent - 1000 %)
+      var origin = knob.querySelector(".noUi-origin");
+      if (origin && typeof f.pos === "number") {
+        origin.style.transform = "translate(" + (10 * f.pos - 1000) + "%, 0px)";
+        var handle = origin.querySelector(".noUi-handle");
+        if (handle) { handle.setAttribute("aria-valuetext", f.value); }
+      }
       var select = knob.querySelector("select");
       if (select) { select.selectedIndex = Array.prototype.map.call(select.options, function (o) { return o.text; }).indexOf(f.value); }
     }
