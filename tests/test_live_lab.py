@@ -279,29 +279,6 @@ def test_exercise_check_feedback(page):
     _t("exercise done")
 
 
-def test_lecture_mode_renders_the_slide_deck(page):
-    """Alt+R (View > Render as Reveal Slideshow) on the notebook with tools/slides.py metadata
-    shows a reveal.js deck with one horizontal slide per slide cell and the panel's subslide."""
-    _open(page, SLIDES_NB)
-    kinds = _slides().slide_types(nbformat.read(ROOFLINE_NB, as_version=4))
-    page.locator(".jp-NotebookPanel", has_text="28.3 The roofline model").last.locator(".jp-Cell").first.click()
-    page.keyboard.press("Escape")                                 # command mode: the shortcut's selector
-    page.keyboard.press("Alt+r")
-    frame = page.frame_locator("iframe[src*='/rise/']").first
-    top = frame.locator(".reveal .slides > section")
-    expect(top).to_have_count(kinds.count("slide"), timeout=90_000)
-    expect(frame.locator(".reveal .slides > section > section")).to_have_count(
-        kinds.count("slide") + kinds.count("subslide"))          # reveal nests every slide's stack
-    expect(frame.locator(".reveal .slides")).to_contain_text("Panel: move the operating point")
-    _shot(page, "live_lab_lecture_mode")
-    _t("lecture mode done")
-
-
-def _deck_cells(page):
-    """Cells jupyterlab-slideshow shows on the current slide."""
-    return page.locator(".jp-Notebook .jp-Cell.jp-deck-mod-onscreen")
-
-
 def test_lecture_mode_panel_moves_on_a_slide(page):
     """Lecture mode with live panels: jupyterlab-slideshow's presentation mode (the notebook
     itself, one slide at a time, from tools/slides.py's metadata) keeps each panel a live widget.
@@ -310,9 +287,13 @@ def test_lecture_mode_panel_moves_on_a_slide(page):
     picture change, as in the notebook. The panel's static-site note stays hidden in JupyterLab."""
     _open(page, SLIDES_NB)
     _run_all(page)
-    nbp = page.locator(".jp-NotebookPanel", has_text="28.3 The roofline model").last
+    nbp = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)", has_text="28.3 The roofline model").last
     out = nbp.locator(".jp-OutputArea-output", has_text="Example 27.1: Y = XW").first
     table = out.locator(".widget-html-content table").first
+    # the saved panel shows before Run All reaches it: wait until this cell has run in the kernel
+    cell = nbp.locator(".jp-CodeCell", has=page.locator(".jp-OutputArea-output", has_text="Example 27.1: Y = XW")).first
+    expect(cell.locator(".jp-InputPrompt")).to_have_text(re.compile(r"\[\d+\]"), timeout=90_000)
+    expect(page.locator(".jp-StatusBar-TextItem", has_text=KERNEL_IDLE).first).to_be_visible(timeout=90_000)
     expect(table).to_contain_text("intensity I (Eq. 28.4)")
     assert _table_rows(table) == _expected_rows(1)
     nbp.locator(".jp-Cell").first.click()
@@ -348,4 +329,26 @@ def test_lecture_mode_panel_moves_on_a_slide(page):
     _shot(page, "live_lab_lecture_slide_B2")
     nbp.locator("[data-command='deck:toggle']").first.click()      # leave lecture mode
     expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(0)
+    # the deck folds the side panels away; bring the file browser back for the next test
+    if not page.locator(".jp-DirListing-item").first.is_visible():
+        page.locator(".lm-TabBar-tab[data-id='filebrowser']").first.click()
+    expect(page.locator(".jp-DirListing-item").first).to_be_visible()
     _t("lecture mode (jupyterlab-slideshow) done")
+
+
+def test_lecture_mode_renders_the_slide_deck(page):
+    """Alt+R (View > Render as Reveal Slideshow) on the notebook with tools/slides.py metadata
+    shows a reveal.js deck with one horizontal slide per slide cell and the panel's subslide."""
+    _open(page, SLIDES_NB)
+    kinds = _slides().slide_types(nbformat.read(ROOFLINE_NB, as_version=4))
+    page.locator(".jp-NotebookPanel", has_text="28.3 The roofline model").last.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")                                 # command mode: the shortcut's selector
+    page.keyboard.press("Alt+r")
+    frame = page.frame_locator("iframe[src*='/rise/']").first
+    top = frame.locator(".reveal .slides > section")
+    expect(top).to_have_count(kinds.count("slide"), timeout=90_000)
+    expect(frame.locator(".reveal .slides > section > section")).to_have_count(
+        kinds.count("slide") + kinds.count("subslide"))          # reveal nests every slide's stack
+    expect(frame.locator(".reveal .slides")).to_contain_text("Panel: move the operating point")
+    _shot(page, "live_lab_lecture_mode")
+    _t("lecture mode done")
