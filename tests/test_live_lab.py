@@ -247,6 +247,33 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     assert want != _expected_rows(1)
     expect(out.locator("img").first).not_to_have_attribute("src", image_before)  # the plot moved too
     _shot(page, "live_lab_roofline_B2")
+    # the panel's own layout rules (fleetcalc.widgets.PANEL_CSS): side by side on a laptop, stacked
+    # on a phone-sized screen, and the static-site note hidden in JupyterLab at either size
+    panel = out.locator(".fc-panel").first
+
+    def stacked() -> bool:
+        return panel.evaluate("""p => { const [k, t] = Array.from(p.querySelector('.fc-panel-top').children)
+            .map(c => c.getBoundingClientRect()); return t.top >= k.bottom - 1; }""")
+
+    assert not stacked()
+    expect(panel.locator(".fc-static-only")).to_be_hidden()
+    browser_tab = page.locator(".lm-TabBar-tab[data-id='filebrowser']").first
+    browser_tab.click()                                        # fold the side panel, as on a phone
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.wait_for_timeout(500)
+        panel.scroll_into_view_if_needed()
+        assert stacked(), "knobs and readouts side by side at 390 px"
+        width = panel.evaluate("p => p.getBoundingClientRect().width")
+        tracks = panel.evaluate("""p => Array.from(p.querySelectorAll('.widget-slider .slider-container'))
+            .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect().width)""")
+        assert width > 250 and tracks and min(tracks) >= 0.5 * width, (width, tracks)
+        expect(panel.locator(".fc-static-only")).to_be_hidden()
+        _shot(page, "live_lab_roofline_390")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        browser_tab.click()
+        expect(page.locator(".jp-DirListing-item").first).to_be_visible()
     _t("roofline done")
 
 

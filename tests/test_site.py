@@ -7,7 +7,11 @@ derived here from the repository's files, independently of tools/site.py's own p
 * every notebook of chapters/, exercises/ (and solutions/ on the instructor site) has its page;
 * solutions are absent from the student site and present, folded, on the instructor site;
 * the generated reference pages exist and their counts match the notebooks' outputs;
-* every Chinese glossary term occurs in the source line it is said to come from.
+* every Chinese glossary term occurs in the source line it is said to come from;
+* static scrubbing: every chapter panel has a range whose frames step one of its own knobs, start
+  at the saved state, and change what the reader sees; the student site stays under 90 MB;
+* launch buttons: the JupyterLite link lands in the `make lite` build on that very notebook, the
+  Binder link names the repository of book.yml and that notebook.
 """
 from __future__ import annotations
 
