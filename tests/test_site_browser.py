@@ -22,7 +22,7 @@ from urllib.parse import urldefrag, urljoin, urlparse
 
 import pytest
 
-from test_site import ROOT, SITES, WIDGET_VIEW, built_sites, expected_pages, ledger_lines  # noqa: F401
+from test_site import ROOT, SITES, WIDGET_VIEW, built_sites, expected_pages, ledger_lines, lite_site  # noqa: F401
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -258,6 +258,25 @@ def test_static_note_shows_on_the_static_page(built_sites, server, browser):
         else:
             note = box.locator(".static-scrub-note")
             assert note.is_visible() and label in note.inner_text() and "running kernel" in note.inner_text()
+    finally:
+        page.close()
+
+
+def test_jupyterlite_button_opens_that_notebook(built_sites, lite_site, server, browser):
+    """Clicking a page's JupyterLite button opens the `make lite` build served beside the site with
+    that very notebook in a tab (offline: the Pyodide kernel itself would come from its CDN, so
+    no cell runs here; the notebook, its install cell and its cells are what is checked)."""
+    page, errors, external = visit(browser, f"{server}student/chapters/ch28/28_3_roofline.html")
+    try:
+        page.locator("a.launch-lite").first.click()
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=90_000)
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").first
+        assert tab.inner_text().strip() == "28_3_roofline.ipynb"
+        assert "/lite/lab/" in page.url
+        cells = page.locator(".jp-NotebookPanel .jp-Cell")
+        cells.filter(has_text="28.3 The roofline model").first.wait_for(timeout=60_000)
+        assert "%pip install" in cells.nth(0).inner_text()                 # the Lite install cell
+        assert "28.3 The roofline model" in cells.nth(1).inner_text()      # then the notebook itself
     finally:
         page.close()
 
