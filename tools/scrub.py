@@ -209,7 +209,12 @@ def main(argv=None) -> int:
         return 0
     rc = 0
     for p in a.paths:
-        man = render_notebook((ROOT / p).resolve(), force=a.force)
+        try:
+            man = render_notebook((ROOT / p).resolve(), force=a.force)
+        except Exception as exc:  # noqa: BLE001 - one broken notebook must not stop the others
+            print(f"scrub: {p}: no frames ({type(exc).__name__}: {exc})", file=sys.stderr)
+            rc = 1
+            continue
         if man["failures"]:
             print(f"scrub: {p}: failing cells: {man['failures']}", file=sys.stderr)
             rc = 1

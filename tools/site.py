@@ -612,7 +612,10 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
     pages = all_pages(parts)
     sources = scrub_sources(pages, book)
     if render_frames(sources, jobs):
-        raise SystemExit("site: rendering the static-scrub frames failed (see above)")
+        # a notebook whose cells fail in the harness still gets the frames of the panels it built
+        # (a panel whose frames do not match its saved output gets none: see add_scrubs); the
+        # nbval run of that notebook and tests/test_site.py report the failure itself
+        print("site: WARNING: some notebook cells failed while drawing frames (see above)", file=sys.stderr)
     for pg in pages:
         rel = pg.doc + pg.ext
         if pg.kind == "stub":
@@ -623,7 +626,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
             nb = json.loads(pg.src.read_text(encoding="utf-8"))
             scrub = None
             md = pg.src.with_suffix(".md")
-            if md in sources:
+            if md in sources and (scrub_mod.cache_dir(md) / "manifest.json").is_file():
                 cdir = scrub_mod.cache_dir(md)
                 key = cdir.name
                 scrub = {"manifest": json.loads((cdir / "manifest.json").read_text(encoding="utf-8")),
