@@ -364,6 +364,10 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
     """Render the frames not yet cached, in ``jobs`` processes (tools/scrub.py). Returns rc."""
     import scrub
 
+    keep = {scrub.cache_dir(p).name for p in sources}
+    for old in sorted(scrub.CACHE.glob("*")):        # frames of earlier versions of the notebooks
+        if old.is_dir() and old.name not in keep and not old.name.endswith(".tmp"):
+            shutil.rmtree(old, ignore_errors=True)
     todo = [p for p in sources if not (scrub.cache_dir(p) / "manifest.json").is_file()]
     if not todo:
         return 0
