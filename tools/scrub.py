@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "_build" / ".cache" / "scrub"
 FRAMES = 21          # positions along a slider (the starting value is added when it falls between)
 MAX_OPTIONS = 24     # a dropdown shows each option up to this many
-FORMAT = "webp"      # lossless WebP: ~6 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
+FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
 
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -133,7 +133,7 @@ def _encode(png: bytes) -> bytes:
     im = Image.open(io.BytesIO(png))
     im = im.convert("RGB") if im.mode in ("RGBA", "P", "LA") else im
     buf = io.BytesIO()
-    im.save(buf, format="WEBP", lossless=True, quality=50, method=2)
+    im.save(buf, format="WEBP", lossless=True, quality=20, method=1)   # ~5 KB, ~5 ms a frame
     return buf.getvalue()
 
 
