@@ -1,7 +1,8 @@
 # The workbook's commands. Each target sets up what it needs (a virtual environment in .venv).
 #   make test      - install everything and run every test (what CI runs)
 #   make test-fast - unit, property, fuzz and pipeline tests only (no site, browser or notebook runs)
-#   make book      - build the static sites (student and instructor) into _build/
+#   make book      - build the static sites (student and instructor, with the panels' scrub frames)
+#                    and the JupyterLite build their launch buttons open, into _build/
 #   make lab       - open JupyterLab on the workbook
 #   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one)
 #   make exercises - regenerate exercises/ from solutions/ (never overwrites a student's edits)
@@ -53,6 +54,7 @@ grade: $(STAMP)
 
 book: $(STAMP)
 	$(BIN)/python tools/site.py build
+	$(BIN)/python tools/site.py lite
 
 lite: $(STAMP)
 	$(BIN)/python tools/site.py lite

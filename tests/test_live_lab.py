@@ -7,10 +7,12 @@ What a student does, done by Playwright through the UI only:
 2. open (a copy of) exercises/ch28/ex28_02_03.ipynb, type an answer into the B_min cell, run it
    and get "✓ ... correct" for 52 and "✗ ... not right" for 51 (the sealed self-check) (Exercise 28.2: I(B) >= 50 FLOP/byte with
    d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook);
-3. lecture mode: the roofline notebook with tools/slides.py's metadata, Alt+R, and the
-   jupyterlab-rise deck has one slide per `##` heading and the panel's `###` subslide.
-   (Panels inside the deck show as text with jupyterlab-rise 0.43.1 + ipywidgets 8: upstream
-   jupyterlab-contrib/rise#119/#126; instructors demo them in the notebook pane beside the deck.)
+3. lecture mode with live panels (jupyterlab-slideshow): the roofline notebook with
+   tools/slides.py's metadata, the toolbar's deck button, the deck's arrows to the panel's slide,
+   one slider step: the readouts and the picture change on the slide;
+4. the reveal.js deck (jupyterlab-rise, Alt+R) has one slide per `##` heading and the panel's
+   `###` subslide (panels inside that deck show as text with jupyterlab-rise 0.43.1 +
+   ipywidgets 8: upstream jupyterlab-contrib/rise#119/#126; hence lecture mode is item 3).
 
 Nothing in the repository changes: the notebooks are copied into a temporary root dir, and the
 server's settings, workspaces and runtime files live there too. Screenshots go to
@@ -245,6 +247,33 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     assert want != _expected_rows(1)
     expect(out.locator("img").first).not_to_have_attribute("src", image_before)  # the plot moved too
     _shot(page, "live_lab_roofline_B2")
+    # the panel's own layout rules (fleetcalc.widgets.PANEL_CSS): side by side on a laptop, stacked
+    # on a phone-sized screen, and the static-site note hidden in JupyterLab at either size
+    panel = out.locator(".fc-panel").first
+
+    def stacked() -> bool:
+        return panel.evaluate("""p => { const [k, t] = Array.from(p.querySelector('.fc-panel-top').children)
+            .map(c => c.getBoundingClientRect()); return t.top >= k.bottom - 1; }""")
+
+    assert not stacked()
+    expect(panel.locator(".fc-static-only")).to_be_hidden()
+    browser_tab = page.locator(".lm-TabBar-tab[data-id='filebrowser']").first
+    browser_tab.click()                                        # fold the side panel, as on a phone
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.wait_for_timeout(500)
+        panel.scroll_into_view_if_needed()
+        assert stacked(), "knobs and readouts side by side at 390 px"
+        width = panel.evaluate("p => p.getBoundingClientRect().width")
+        tracks = panel.evaluate("""p => Array.from(p.querySelectorAll('.widget-slider .slider-container'))
+            .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect().width)""")
+        assert width > 250 and tracks and min(tracks) >= 0.5 * width, (width, tracks)
+        expect(panel.locator(".fc-static-only")).to_be_hidden()
+        _shot(page, "live_lab_roofline_390")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        browser_tab.click()
+        expect(page.locator(".jp-DirListing-item").first).to_be_visible()
     _t("roofline done")
 
 
@@ -275,6 +304,63 @@ def test_exercise_check_feedback(page):
     expect(output).to_contain_text(re.compile(r"✗ Exercise 28\.2.*= 51 is not right"))
     _shot(page, "live_lab_exercise_wrong")
     _t("exercise done")
+
+
+def test_lecture_mode_panel_moves_on_a_slide(page):
+    """Lecture mode with live panels: jupyterlab-slideshow's presentation mode (the notebook
+    itself, one slide at a time, from tools/slides.py's metadata) keeps each panel a live widget.
+    Enter the deck (the notebook toolbar's deck button), step through it with the deck's own
+    arrows to the slide with the Example 27.1 panel, move its batch slider: the readouts and the
+    picture change, as in the notebook. The panel's static-site note stays hidden in JupyterLab."""
+    _open(page, SLIDES_NB)
+    _run_all(page)
+    nbp = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)", has_text="28.3 The roofline model").last
+    out = nbp.locator(".jp-OutputArea-output", has_text="Example 27.1: Y = XW").first
+    table = out.locator(".widget-html-content table").first
+    # the saved panel shows before Run All reaches it: wait until this cell has run in the kernel
+    cell = nbp.locator(".jp-CodeCell", has=page.locator(".jp-OutputArea-output", has_text="Example 27.1: Y = XW")).first
+    expect(cell.locator(".jp-InputPrompt")).to_have_text(re.compile(r"\[\d+\]"), timeout=90_000)
+    expect(page.locator(".jp-StatusBar-TextItem", has_text=KERNEL_IDLE).first).to_be_visible(timeout=90_000)
+    expect(table).to_contain_text("intensity I (Eq. 28.4)")
+    assert _table_rows(table) == _expected_rows(1)
+    nbp.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    nbp.locator("[data-command='deck:toggle']").first.click()
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1, timeout=30_000)
+    on_slide = "e => !!e.closest('.jp-deck-mod-onscreen')"
+    assert not out.evaluate(on_slide), "the deck starts on the title slide"
+    for _ in range(80):                      # next subslide/fragment when there is one, else next slide
+        if out.evaluate(on_slide):
+            break
+        down = page.locator(".jp-deck-mod-direction-down").first
+        fwd = page.locator(".jp-deck-mod-direction-forward").first
+        step = down if "jp-mod-disabled" not in (down.get_attribute("class") or "") else fwd
+        assert "jp-mod-disabled" not in (step.get_attribute("class") or ""), "end of the deck, no panel slide"
+        step.click()
+        page.wait_for_timeout(100)
+    assert out.evaluate(on_slide), "the panel's slide was not reached"
+    # the slide shows the panel's heading cell too (its ### subslide), not the whole notebook
+    assert page.locator(".jp-deck-mod-onscreen", has_text="Two lower bounds on time").count() == 0
+    slider = out.locator(".widget-slider", has_text="batch B").first
+    slider.scroll_into_view_if_needed()
+    expect(slider).to_be_in_viewport()
+    expect(out.locator(".fc-static-only")).to_be_hidden()          # no "needs a kernel" note here
+    image_before = out.locator("img").first.get_attribute("src")
+    _shot(page, "live_lab_lecture_slide_B1")
+    slider.locator(".noUi-handle").focus()
+    page.keyboard.press("ArrowRight")                               # one step: B = 2
+    expect(slider.locator(".widget-readout")).to_have_text("2")
+    expect(table).to_contain_text(_expected_rows(2)[0][1])          # the kernel answered
+    assert _table_rows(table) == _expected_rows(2)
+    expect(out.locator("img").first).not_to_have_attribute("src", image_before)
+    _shot(page, "live_lab_lecture_slide_B2")
+    nbp.locator("[data-command='deck:toggle']").first.click()      # leave lecture mode
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(0)
+    # the deck folds the side panels away; bring the file browser back for the next test
+    if not page.locator(".jp-DirListing-item").first.is_visible():
+        page.locator(".lm-TabBar-tab[data-id='filebrowser']").first.click()
+    expect(page.locator(".jp-DirListing-item").first).to_be_visible()
+    _t("lecture mode (jupyterlab-slideshow) done")
 
 
 def test_lecture_mode_renders_the_slide_deck(page):

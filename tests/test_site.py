@@ -7,7 +7,11 @@ derived here from the repository's files, independently of tools/site.py's own p
 * every notebook of chapters/, exercises/ (and solutions/ on the instructor site) has its page;
 * solutions are absent from the student site and present, folded, on the instructor site;
 * the generated reference pages exist and their counts match the notebooks' outputs;
-* every Chinese glossary term occurs in the source line it is said to come from.
+* every Chinese glossary term occurs in the source line it is said to come from;
+* static scrubbing: every chapter panel has a range whose frames step one of its own knobs, start
+  at the saved state, and change what the reader sees; the student site stays under 90 MB;
+* launch buttons: the JupyterLite link lands in the `make lite` build on that very notebook, the
+  Binder link names the repository of book.yml and that notebook.
 """
 from __future__ import annotations
 
@@ -181,9 +185,123 @@ def test_pages_with_panels_say_they_need_a_kernel(built_sites, site):
         nb = ROOT / stem.with_suffix(".ipynb")
         if nb.is_file() and has_panels(nb):
             text = page_text(built_sites[site] / stem.with_suffix(".html"))
-            assert "Moving a slider needs a running kernel" in text, stem
+            assert "needs a running kernel" in text, stem
             checked += 1
     assert checked, "no page with panels found"
+
+
+# ----------------------------------------------------------------------------- static scrubbing
+
+def saved_panels(nb: dict) -> list[dict]:
+    """The fleetcalc panels among a notebook's saved widget views, in page order: {cell, title,
+    table (the readout HTML saved at execution), knobs (slider/dropdown descriptions)}. Read
+    from the saved widget state (VBox[heading HTML, Box[knobs, VBox[table, message]], Image?])."""
+    state = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+
+    def m(ref):
+        return state.get(ref.replace("IPY_MODEL_", ""), {})
+
+    def below(model):
+        for ref in model.get("state", {}).get("children", []):
+            child = m(ref)
+            yield child
+            yield from below(child)
+
+    out = []
+    for i, c in enumerate(nb["cells"]):
+        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
+            view = o.get("data", {}).get(WIDGET_VIEW)
+            panel = state.get(view["model_id"], {}) if view else {}
+            kids = panel.get("state", {}).get("children", [])
+            if panel.get("model_name") != "VBoxModel" or len(kids) < 2:
+                continue
+            head, top = m(kids[0]), m(kids[1])
+            title = re.search(r"<b>(.*?)</b>", head.get("state", {}).get("value", ""))
+            right = m(top.get("state", {}).get("children", [""])[-1]) if top.get("state", {}).get("children") else {}
+            if not title or len(right.get("state", {}).get("children", [])) != 2:
+                continue
+            table = m(right["state"]["children"][0])["state"]["value"]
+            knobs = [w["state"]["description"] for w in below(top)
+                     if w.get("model_name", "").endswith(("SliderModel", "DropdownModel"))]
+            out.append({"cell": i, "title": html.unescape(title.group(1)), "table": table, "knobs": knobs})
+    return out
+
+
+def scrubs_in(page_html: str) -> list[dict]:
+    """Each static-scrub block of a built page: its knob label, range attributes and frames."""
+    out = []
+    for block in re.findall(r"<div class='static-scrub'.*?</script></div>", page_html, re.S):
+        rng = re.search(r"<input type='range' min='(\d+)' max='(\d+)' step='1' value='(\d+)'", block)
+        frames = json.loads(re.search(r"class='static-scrub-frames'>(.*?)</script>", block, re.S).group(1))
+        label = html.unescape(re.search(r"Move <b>(.*?)</b> here", block).group(1))
+        out.append({"min": int(rng.group(1)), "max": int(rng.group(2)), "value": int(rng.group(3)),
+                    "frames": frames, "label": label, "html": block})
+    return out
+
+
+def chapter_pages_with_panels() -> list[Path]:
+    return [s for s in notebook_stems("chapters") if (ROOT / s.with_suffix(".ipynb")).is_file()
+            and saved_panels(json.loads((ROOT / s.with_suffix(".ipynb")).read_text(encoding="utf-8")))]
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_every_chapter_panel_scrubs_its_main_knob(built_sites, site):
+    """Each chapter panel has a range (in a .static-scrub block, right after the panel) whose
+    frames step one of the panel's own knobs; the starting frame is the saved state (its readout
+    table equals the one the executed notebook saved), the frames' pictures exist, and moving the
+    knob changes what the reader sees (the picture or the readouts)."""
+    root = built_sites[site]
+    n_panels = 0
+    for stem in chapter_pages_with_panels():
+        nb = json.loads((ROOT / stem.with_suffix(".ipynb")).read_text(encoding="utf-8"))
+        panels = saved_panels(nb)
+        page = (root / stem.with_suffix(".html")).read_text(encoding="utf-8")
+        scrubs = scrubs_in(page)
+        assert len(scrubs) == len(panels), f"{stem}: {len(panels)} panels, {len(scrubs)} scrub ranges"
+        text = page_text(root / stem.with_suffix(".html"))
+        assert "needs a running kernel" in text, stem
+        for p, sc in zip(panels, scrubs):
+            where = f"{stem} {p['title']!r}"
+            assert sc["label"] in p["knobs"], f"{where}: scrubs {sc['label']!r}, not one of its knobs {p['knobs']}"
+            assert sc["min"] == 0 and sc["max"] == len(sc["frames"]) - 1 and 0 <= sc["value"] <= sc["max"], where
+            assert len(sc["frames"]) >= 2, where
+            assert sc["frames"][sc["value"]]["table"] == p["table"], f"{where}: starting frame != saved readouts"
+            shown = {(f["img"], f["table"]) for f in sc["frames"]}
+            assert len(shown) >= 2, f"{where}: every frame looks the same"
+            for f in sc["frames"]:
+                if f["img"]:
+                    img = (root / stem.parent / f["img"]).resolve()
+                    assert img.is_file() and img.read_bytes()[8:12] == b"WEBP", f"{where}: {f['img']}"
+            n_panels += 1
+    assert n_panels >= 20, n_panels
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_static_page_says_which_knob_moves(built_sites, site):
+    """The page names the knob that moves without a kernel and says the rest need one (the note
+    under the range, or the panel's own static-site note when the saved panel carries it)."""
+    root = built_sites[site]
+    for stem in chapter_pages_with_panels():
+        for sc in scrubs_in((root / stem.with_suffix(".html")).read_text(encoding="utf-8")):
+            note = re.sub(r"<[^>]+>", "", sc["html"])
+            if "static-scrub-note" in sc["html"]:
+                assert f"Only {sc['label']} moves on this page" in html.unescape(note), stem
+                assert "need a running kernel" in note, stem
+
+
+def test_student_site_size_budget(built_sites):
+    """The student site, frames included, stays under 90 MB."""
+    total = sum(f.stat().st_size for f in built_sites["student"].rglob("*") if f.is_file())
+    frames = sum(f.stat().st_size for f in (built_sites["student"] / "_static" / "scrub").rglob("*") if f.is_file())
+    assert total < 90e6, f"student site {total / 1e6:.1f} MB"
+    assert 0 < frames < 30e6, f"frames {frames / 1e6:.1f} MB"
+
+
+def test_panel_css_is_served(built_sites):
+    for site in SITES:
+        css = (built_sites[site] / "_static" / "fc-panels.css").read_text(encoding="utf-8")
+        assert "@container" in css and ".fc-panel-top" in css
+        assert "fc-panels.css" in (built_sites[site] / "chapters" / "ch28" / "28_5_collectives.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("site", SITES)
@@ -313,6 +431,50 @@ def test_lite_packages_the_notebooks_and_the_wheel(lite_site):
     assert any(n.startswith("fleetcalc/data/catalog/") and n.endswith(".toml") for n in names)
 
 
+def launch_config() -> dict:
+    import yaml
+    book = yaml.safe_load((ROOT / "book.yml").read_text(encoding="utf-8"))
+    return {"launch": book["launch"], "lite_globs": book["lite"]["contents"]}
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_launch_buttons_open_that_notebook(built_sites, lite_site, site):
+    """Every notebook page carries the launch buttons. The JupyterLite link, resolved from the
+    page, lands in the `make lite` build and names this very notebook, which that build holds;
+    the Binder link builds the repository named in book.yml and opens this notebook."""
+    from fnmatch import fnmatch
+    from urllib.parse import parse_qs, urljoin, urlparse
+
+    cfg = launch_config()
+    repo = urlparse(cfg["launch"]["repository_url"]).path.strip("/")
+    tops = ["chapters", "exercises"] + (["solutions"] if site == "instructor" else [])
+    n = 0
+    for top in tops:
+        for nb in sorted((ROOT / top).glob("*/*.ipynb")):
+            rel = nb.relative_to(ROOT).as_posix()
+            page = built_sites[site] / nb.relative_to(ROOT).with_suffix(".html")
+            text = page.read_text(encoding="utf-8")
+            bar = re.search(r"<div class=.launch-buttons.>(.*?)</div>", text, re.S)
+            assert bar, f"{rel}: no launch buttons"
+            hrefs = {cls: html.unescape(h) for cls, h in re.findall(r"class='launch-button (launch-\w+)' href='([^']+)'", bar.group(1))}
+            binder = urlparse(hrefs["launch-binder"])
+            assert f"{binder.scheme}://{binder.netloc}" == cfg["launch"]["binderhub_url"]
+            assert binder.path == f"/v2/gh/{repo}/{cfg['launch']['branch']}", binder.path
+            assert parse_qs(binder.query)["urlpath"] == [f"lab/tree/{rel}"]
+            if any(fnmatch(rel, g) for g in cfg["lite_globs"]):
+                url = urlparse(urljoin(f"http://site/{site}/{rel}", hrefs["launch-lite"]))
+                target = BUILD / url.path.lstrip("/")
+                assert target == lite_site / "lab" / "index.html" and target.is_file(), url.path
+                (path,) = parse_qs(url.query)["path"]
+                assert path == rel and (lite_site / "files" / path).is_file(), path
+            else:
+                assert "launch-lite" not in hrefs, f"{rel}: JupyterLite link to a notebook the Lite build lacks"
+            n += 1
+    assert n >= 30
+    # Binder builds from environment.yml (+ postBuild, which installs this package)
+    assert (ROOT / "environment.yml").is_file() and "pip install" in (ROOT / "postBuild").read_text(encoding="utf-8")
+
+
 def test_wheel_installs_in_a_clean_venv(lite_site, tmp_path):
     """The wheel installs into a fresh venv (no index, no dependencies fetched) and imports from
     there with its catalog data; numpy/pint come from the project's venv via PYTHONPATH."""
@@ -344,3 +506,31 @@ def test_ledger_line_parser():
     e = rp.parse_line("[assumed] Ch. 1 §1.4 | t_step = 1 s | why: the text gives none")
     assert (e.status, e.where, e.name, e.value, e.note) == ("assumed", "Ch. 1 §1.4", "t_step", "1 s", "the text gives none")
     assert rp.parse_line("something else") is None
+
+
+# ----------------------------------------------------------------------------- frame positions
+
+def test_scrub_positions_cover_the_range_and_the_start():
+    """tools/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
+    (the book's), every option of a dropdown, log spacing on a log slider, at most ~25 frames."""
+    import ipywidgets as w
+    sys.path.insert(0, str(ROOT / "tools"))
+    import scrub
+
+    s = w.IntSlider(value=7, min=1, max=1024, step=1)
+    v = scrub.positions(s)
+    assert v[0] == 1 and v[-1] == 1024 and 7 in v and v == sorted(set(v)) and len(v) <= scrub.FRAMES + 1
+    small = scrub.positions(w.IntSlider(value=3, min=1, max=8, step=1))
+    assert small == [1, 2, 3, 4, 5, 6, 7, 8]                       # few steps: every one
+    f = scrub.positions(w.FloatSlider(value=2.0, min=0.5, max=10, step=0.1))
+    assert f[0] == 0.5 and f[-1] == 10 and 2.0 in f
+    lg = scrub.positions(w.FloatLogSlider(value=100, base=10, min=0, max=4, step=0.01))
+    assert lg[0] == 1 and lg[-1] == 10000 and 100 in lg
+    ratios = [b / a for a, b in zip(lg, lg[1:])]
+    assert max(ratios) / min(ratios) < 1.2                          # evenly spaced in log
+    d = w.Dropdown(options={"FP32 (4)": 4, "FP16 (2)": 2, "FP8 (1)": 1}, value=2)
+    assert scrub.positions(d) == [4, 2, 1] and scrub.readout(d, 1) == "FP8 (1)"
+    # handle positions as noUiSlider draws them (percent of the track)
+    assert scrub.handle_position(s, 1) == 0 and scrub.handle_position(s, 1024) == 100
+    assert scrub.handle_position(w.FloatLogSlider(value=100, min=0, max=4), 100) == 50
+    assert scrub.handle_position(d, 2) is None

@@ -22,7 +22,7 @@ from urllib.parse import urldefrag, urljoin, urlparse
 
 import pytest
 
-from test_site import ROOT, SITES, WIDGET_VIEW, built_sites, expected_pages, ledger_lines  # noqa: F401
+from test_site import ROOT, SITES, WIDGET_VIEW, built_sites, expected_pages, ledger_lines, lite_site  # noqa: F401
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -130,6 +130,8 @@ def check_page(browser, server, site, rel):
                     assert want in main_norm, f"{url}: checked number not visible: {line}"
                 else:
                     assert want in dom_norm, f"{url}: checked number missing: {line}"
+        if page.locator(".static-scrub").count():
+            check_scrub(page, url)
         page.wait_for_timeout(300)
         bad = [e for e in errors if not any(p.search(e) for p in ALLOWED_CONSOLE_ERRORS.values())]
         assert not bad, f"{url}: console errors {bad}"
@@ -139,6 +141,144 @@ def check_page(browser, server, site, rel):
     except Exception:
         page.close()
         raise
+
+
+def panel_view(page, pid: str) -> dict:
+    """What a reader sees of one panel: its picture's address and its readout text."""
+    return page.evaluate("""pid => {
+        const p = document.querySelector('.' + pid);
+        const img = p && p.querySelector('img.fc-picture');
+        const t = p && p.querySelector('.fc-readouts');
+        const o = p && p.querySelector('.fc-main-knob .noUi-origin');
+        return {img: img ? img.src : null, table: t ? t.innerText : null, handle: o ? o.style.transform : null};
+    }""", pid)
+
+
+def check_scrub(page, url: str, which: int = 0) -> None:
+    """Move a page's static-scrub range with the keyboard, as a reader would: the panel's
+    picture and readouts change, and moving back restores the saved picture's readouts."""
+    box = page.locator(".static-scrub").nth(which)
+    pid = box.get_attribute("data-panel")
+    page.wait_for_selector(f".{pid} .fc-readouts", timeout=30_000)
+    rng = box.locator("input[type=range]")
+    lo, hi, start = (int(rng.get_attribute(a)) for a in ("min", "max", "value"))
+    before = panel_view(page, pid)
+    rng.focus()
+    key, steps = ("ArrowLeft", start - lo) if start - lo >= hi - start else ("ArrowRight", hi - start)
+    for _ in range(steps):
+        page.keyboard.press(key)
+    after = panel_view(page, pid)
+    assert after["table"] != before["table"] or after["img"] != before["img"], f"{url}: scrubbing changed nothing"
+    if before["img"] is not None:
+        assert after["img"] != before["img"] and "/_static/scrub/" in after["img"], f"{url}: picture not swapped"
+        page.wait_for_function("pid => { const i = document.querySelector('.' + pid + ' img.fc-picture');"
+                               " return i.complete && i.naturalWidth > 0; }", arg=pid, timeout=10_000)
+    assert box.locator(".static-scrub-value").inner_text().strip() != "", url
+    if before["handle"] is not None:                      # the knob's own slider handle follows
+        assert after["handle"] != before["handle"], f"{url}: the main knob's handle did not move"
+    for _ in range(steps):
+        page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")
+    assert panel_view(page, pid)["table"] == before["table"], f"{url}: back at the start, readouts differ"
+
+
+# Panels of several shapes: a dropdown main knob, log sliders, a folded 'more inputs', wide tables.
+LAYOUT_PAGES = ["chapters/ch28/28_5_collectives.html", "chapters/ch28/28_4_host_pipeline.html",
+                "chapters/v2_ch2/2_2_memory_wall_hbm.html", "chapters/v2_ch3/3_4_transport_alpha_beta.html"]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1300, 1000)], ids=["phone", "laptop"])
+def test_panels_fit_the_screen(built_sites, server, browser, size):
+    """At 390 x 844 the knobs and the readouts of each panel stack (readouts below the knobs), each
+    slider keeps a usable track, and nothing of a panel or its scrub range lies outside the page
+    column or is clipped; at 1300 x 1000 the same holds without stacking being forced."""
+    width, height = size
+    for rel in LAYOUT_PAGES:
+        if not (ROOT / "_build" / "student" / rel).is_file():
+            continue
+        url = f"{server}student/{rel}"
+        page = browser.new_page(viewport={"width": width, "height": height})
+        try:
+            page.goto(url, wait_until="load", timeout=90_000)
+            page.wait_for_selector(".fc-panel .fc-readouts", timeout=60_000)
+            report = page.evaluate("""() => {
+                const vw = document.documentElement.clientWidth, bad = [], panels = [];
+                document.querySelectorAll('.fc-panel').forEach(p => {
+                    const col = p.closest('.cell_output') || p.parentElement;
+                    const limit = Math.min(vw, col.getBoundingClientRect().right) + 1;
+                    p.querySelectorAll('*').forEach(e => {
+                        // noUiSlider positions its handle with an off-track origin element
+                        if (e.closest('.noUi-base')) return;
+                        const r = e.getBoundingClientRect();
+                        if (r.width > 0 && e.offsetParent !== null && (r.right > limit || r.left < -1))
+                            bad.push('outside: ' + e.className + ' ' + Math.round(r.right) + '>' + Math.round(limit));
+                        const cs = getComputedStyle(e);
+                        if (e.scrollWidth > e.clientWidth + 1 && cs.overflowX === 'hidden')
+                            bad.push('clipped: ' + e.className);
+                    });
+                    const top = p.querySelector('.fc-panel-top');
+                    if (!top || top.children.length !== 2) return;
+                    const [k, t] = Array.from(top.children).map(c => c.getBoundingClientRect());
+                    const tracks = Array.from(p.querySelectorAll('.widget-slider .slider-container'))
+                        .filter(e => e.offsetParent !== null).map(e => e.getBoundingClientRect().width);
+                    panels.push({stacked: t.top >= k.bottom - 1, minTrack: Math.min(...tracks, 1e9),
+                                 width: p.getBoundingClientRect().width});
+                });
+                document.querySelectorAll('.static-scrub').forEach(s => {
+                    const r = s.getBoundingClientRect();
+                    if (r.right > vw + 1) bad.push('scrub outside');
+                });
+                return {bad, panels, vw, docWidth: document.documentElement.scrollWidth};
+            }""")
+            assert not report["bad"], f"{url} at {width}px: {report['bad'][:8]}"
+            assert report["panels"], f"{url}: no panel laid out"
+            for p in report["panels"]:
+                if width <= 400:
+                    assert p["stacked"], f"{url} at {width}px: knobs and readouts side by side {p}"
+                    assert p["minTrack"] >= 0.5 * p["width"], f"{url} at {width}px: a slider shrank to a stub {p}"
+                else:
+                    assert p["minTrack"] >= 100, f"{url} at {width}px: a slider shrank to a stub {p}"
+            if width <= 400:
+                page.locator(".fc-panel").first.screenshot(path=str(SHOTS / "panel_390.png"))
+        finally:
+            page.close()
+
+
+def test_static_note_shows_on_the_static_page(built_sites, server, browser):
+    """On the static site the page says, beside the range, which knob moves and that the others
+    need a kernel; a panel's own static-only note (hidden inline for JupyterLab) is revealed there."""
+    page = browser.new_page(viewport={"width": 1300, "height": 1000})
+    try:
+        page.goto(f"{server}student/chapters/ch28/28_5_collectives.html", wait_until="load", timeout=90_000)
+        page.wait_for_selector(".fc-panel .fc-readouts", timeout=60_000)
+        box = page.locator(".static-scrub").first
+        label = box.locator(".static-scrub-label b").inner_text()
+        notes = page.locator(".fc-scrubbable .fc-static-only")
+        if notes.count():
+            assert notes.first.is_visible() and label in notes.first.inner_text()
+        else:
+            note = box.locator(".static-scrub-note")
+            assert note.is_visible() and label in note.inner_text() and "running kernel" in note.inner_text()
+    finally:
+        page.close()
+
+
+def test_jupyterlite_button_opens_that_notebook(built_sites, lite_site, server, browser):
+    """Clicking a page's JupyterLite button opens the `make lite` build served beside the site with
+    that very notebook in a tab (offline: the Pyodide kernel itself would come from its CDN, so
+    no cell runs here; the notebook, its install cell and its cells are what is checked)."""
+    page, errors, external = visit(browser, f"{server}student/chapters/ch28/28_3_roofline.html")
+    try:
+        page.locator("a.launch-lite").first.click()
+        page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=90_000)
+        tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").first
+        assert tab.inner_text().strip() == "28_3_roofline.ipynb"
+        assert "/lite/lab/" in page.url
+        cells = page.locator(".jp-NotebookPanel .jp-Cell")
+        cells.filter(has_text="28.3 The roofline model").first.wait_for(timeout=60_000)
+        assert "%pip install" in cells.nth(0).inner_text()                 # the Lite install cell
+        assert "28.3 The roofline model" in cells.nth(1).inner_text()      # then the notebook itself
+    finally:
+        page.close()
 
 
 def check_links(site: str, rel: str, hrefs: list[str], server: str) -> list[str]:

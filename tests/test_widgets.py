@@ -109,3 +109,27 @@ def test_panel_folds_knobs_beyond_five_and_keeps_its_prompt():
     assert MAX_VISIBLE_KNOBS == 5
     p.set(f=3)
     assert p.results["s"] == 4
+
+
+def test_panel_carries_its_layout_classes_and_css():
+    """The class names the site's stylesheet and scrubbing script find, and the layout rules
+    (shipped in the heading, so JupyterLab and slides get them too); the static-site note stays
+    hidden by an inline style (only the static site's stylesheet reveals it)."""
+    from fleetcalc.widgets import PANEL_CSS
+
+    p = panel(_example, knobs={"B": knob(1, 1, 512, 1), "s": knob(2, options=[1, 2, 4], unit="byte"),
+                               "R_peak": knob(Q_(100, "TFLOP/s"), 10, 1000, 10, unit="TFLOP/s"),
+                               "beta_mem": knob(2, 0.5, 8, 0.1, unit="TB/s")},
+              show={"I": ("FLOP/byte", 2)}, plot=roofline_panel, title="t", main="R_peak")
+    assert "fc-panel" in p._dom_classes
+    assert "fc-readouts" in p.table._dom_classes and "fc-picture" in p.image._dom_classes
+    assert "fc-message" in p.message._dom_classes
+    assert "fc-main-knob" in p.controls["R_peak"]._dom_classes
+    assert "fc-main-knob" not in p.controls["B"]._dom_classes
+    head = p.children[0].value
+    assert "<style>" in head and "@container (max-width: 560px)" in head and "@container" in PANEL_CSS
+    note = head[head.index("fc-static-only"):]
+    assert "display:none" in note.split(">", 1)[0] and "R_peak" in note
+    # without main=, the first knob is the main one
+    q = _panel(plot=None)
+    assert "fc-main-knob" in q.controls["B"]._dom_classes

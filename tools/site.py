@@ -9,6 +9,13 @@ What `build` does, per site (student, instructor):
    folder _build/.stage/<site>/: the executed .ipynb of every notebook (its .md twin is left out),
    plain .md pages, site/index.md as the landing page, site/_static/;
    * every page with panels gets a note that a slider needs a running kernel;
+   * static scrubbing: each panel of a chapter page gets a range under its picture that steps
+     its main knob through frames drawn at build time (tools/scrub.py renders them, in --jobs
+     processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
+   * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
+     that notebook) and Binder (book.yml `launch:`);
+   * saved panels get the class names of fleetcalc.widgets (fc-panel, ...), whose PANEL_CSS is
+     served as _static/fc-panels.css;
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
 2. writes the generated pages (number ledger, errata, glossary, notation: tools/reference_pages.py);
@@ -24,6 +31,7 @@ import argparse
 import copy
 import fnmatch
 import glob
+import html
 import json
 import os
 import re
@@ -182,14 +190,240 @@ def has_panels(nb: dict) -> bool:
 KERNEL_NOTE = """```{{note}}
 **Moving a slider needs a running kernel.** The panels on this page are pictures of their saved
 state: a static web page has no Python kernel, so nothing recomputes here. To use the sliders, run
-this notebook live (`make lab`, Binder or JupyterLite): see {{ref}}`run-live`.{extra}
+this notebook live (the launch buttons above, or `make lab`): see {{ref}}`run-live`.{extra}
 ```
 """
-KERNEL_NOTE_TEXT = "Moving a slider needs a running kernel."
+SCRUB_NOTE = """```{{note}}
+**One knob per panel moves on this page.** Under each panel's picture, the range marked
+*move here* steps its main knob through pictures drawn when this site was built (the other inputs
+stay at the book's values). **Every other slider needs a running kernel**: open this notebook live
+with the launch buttons above, or `make lab` (see {{ref}}`run-live`).{extra}
+```
+"""
+KERNEL_NOTE_TEXT = "needs a running kernel"
 
 
-def kernel_note_cell(extra: str = "") -> dict:
-    return {"cell_type": "markdown", "metadata": {"tags": [KERNEL_NOTE_TAG]}, "source": KERNEL_NOTE.format(extra=extra)}
+def kernel_note_cell(extra: str = "", scrubbed: int = 0) -> dict:
+    text = (SCRUB_NOTE if scrubbed else KERNEL_NOTE).format(extra=extra)
+    return {"cell_type": "markdown", "metadata": {"tags": [KERNEL_NOTE_TAG]}, "source": text}
+
+
+# ----------------------------------------------------------------------------- static scrubbing
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+SCRUB_TAG = "static-scrub"
+
+
+def _model(state: dict, ref) -> tuple[str, dict] | tuple[None, None]:
+    mid = ref[len("IPY_MODEL_"):] if isinstance(ref, str) and ref.startswith("IPY_MODEL_") else ref
+    m = state.get(mid)
+    return (mid, m) if m else (None, None)
+
+
+def _descendants(state: dict, mid: str):
+    """(model id, model) of a widget and everything below it (children, accordion pages)."""
+    todo, seen = [mid], set()
+    while todo:
+        k = todo.pop(0)
+        if k in seen or k not in state:
+            continue
+        seen.add(k)
+        m = state[k]
+        yield k, m
+        for ref in m.get("state", {}).get("children", []) or []:
+            cid, _ = _model(state, ref)
+            if cid:
+                todo.append(cid)
+
+
+def _add_class(model: dict, cls: str) -> None:
+    classes = model.setdefault("state", {}).setdefault("_dom_classes", [])
+    if cls not in classes:
+        classes.append(cls)
+
+
+def _heading_title(state: dict, panel: dict) -> str:
+    kids = panel.get("state", {}).get("children", [])
+    _, head = _model(state, kids[0]) if kids else (None, None)
+    m = re.search(r"<b>(.*?)</b>", (head or {}).get("state", {}).get("value", ""))
+    return html.unescape(m.group(1)) if m else ""
+
+
+def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
+    label = html.escape(spec["label"])
+    n = len(frames)
+    data = json.dumps(frames, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    note = "" if has_note else (
+        f"<div class='static-scrub-note'>Only <b>{label}</b> moves on this page (pictures drawn when "
+        "the site was built, the other inputs at the book's values); the other inputs need a running "
+        "kernel: launch this notebook live (buttons at the top of the page).</div>")
+    return (f"<div class='static-scrub' data-panel='{pid}' data-knob='{html.escape(spec['knob'])}'>"
+            f"<label class='static-scrub-row'><span class='static-scrub-label'>Move <b>{label}</b> here "
+            "<span class='static-scrub-hint'>(no kernel needed)</span></span>"
+            f"<input type='range' min='0' max='{n - 1}' step='1' value='{spec['start']}' "
+            f"aria-label='{label}: step through pictures drawn at build time'>"
+            f"<output class='static-scrub-value'>{html.escape(frames[spec['start']]['value'])}</output></label>"
+            f"{note}<script type='application/json' class='static-scrub-frames'>{data}</script></div>")
+
+
+def _panel_parts(state: dict, mid: str) -> dict | None:
+    """The parts of a saved fleetcalc panel (VBox[heading HTML, top Box[knobs, VBox[table, message]],
+    Image?]), or None when the widget is not one."""
+    panel = state.get(mid)
+    if not panel or panel.get("model_name") != "VBoxModel":
+        return None
+    kids = panel["state"].get("children", [])
+    if len(kids) < 2:
+        return None
+    _, head = _model(state, kids[0])
+    _, top = _model(state, kids[1])
+    if not head or head.get("model_name") != "HTMLModel" or "<b>" not in head["state"].get("value", ""):
+        return None
+    if not top or top.get("model_name") not in ("BoxModel", "HBoxModel") or len(top["state"].get("children", [])) != 2:
+        return None
+    _, right = _model(state, top["state"]["children"][-1])
+    rk = (right or {}).get("state", {}).get("children", [])
+    if len(rk) != 2:
+        return None
+    image = [_model(state, k)[1] for k in kids[2:] if (_model(state, k)[1] or {}).get("model_name") == "ImageModel"]
+    return {"panel": panel, "head": head, "top": top, "table": _model(state, rk[0])[1],
+            "message": _model(state, rk[1])[1], "image": image[0] if image else None}
+
+
+def mark_panels(nb: dict) -> int:
+    """Give every saved panel the class names of fleetcalc.widgets (notebooks executed before the
+    panel builder set them still get them): fc-panel, fc-panel-top, fc-readouts, fc-message,
+    fc-picture. The site's fc-panels.css lays a panel out by these names."""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    n = 0
+    for c in nb.get("cells", []):
+        for o in c.get("outputs", []) if c.get("cell_type") == "code" else []:
+            view = o.get("data", {}).get(WIDGET_VIEW)
+            parts = _panel_parts(state, view["model_id"]) if view else None
+            if parts:
+                for key, cls in (("panel", "fc-panel"), ("top", "fc-panel-top"), ("table", "fc-readouts"),
+                                 ("message", "fc-message"), ("image", "fc-picture")):
+                    if parts[key]:
+                        _add_class(parts[key], cls)
+                n += 1
+    return n
+
+
+def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
+    """Put a range input under each panel that has frames (scrub = {"manifest", "url"}), and mark
+    the saved widgets the page script swaps (fc-panel, fc-picture, fc-readouts, fc-message,
+    fc-main-knob). Returns the number of panels given a range."""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    cells = nb["cells"]
+    done = 0
+    for k, spec in enumerate(scrub["manifest"]["panels"]):
+        if spec["cell"] >= len(cells) or cells[spec["cell"]]["cell_type"] != "code":
+            continue
+        outputs = cells[spec["cell"]].get("outputs", [])
+        views = [i for i, o in enumerate(outputs) if WIDGET_VIEW in o.get("data", {})]
+        if spec["n"] >= len(views):
+            continue
+        at = views[spec["n"]]
+        mid, panel = _model(state, outputs[at]["data"][WIDGET_VIEW]["model_id"])
+        if panel is None or _heading_title(state, panel) != spec["title"]:
+            print(f"site: {page.doc}: panel {spec['title']!r} does not match the saved output "
+                  "(re-execute the notebook); no scrub for it", file=sys.stderr)
+            continue
+        parts = _panel_parts(state, mid)
+        if parts is None:
+            continue
+        pid = f"fc-pid-{k}"
+        _add_class(panel, "fc-scrubbable")
+        _add_class(panel, pid)
+        for cid, m in _descendants(state, mid):
+            st = m.get("state", {})
+            if st.get("description") == spec["label"] and "value" in st and m.get("model_name") != "HTMLModel":
+                _add_class(m, "fc-main-knob")
+        has_note = "fc-static-only" in parts["head"]["state"].get("value", "")
+        frames = [{"value": f["value"], "pos": f.get("pos"), "img": (scrub["url"] + f["img"]) if f["img"] else None,
+                   "table": f["table"], "message": f["message"]} for f in spec["frames"]]
+        outputs.insert(at + 1, {"output_type": "display_data", "metadata": {"tags": [SCRUB_TAG]},
+                                "data": {"text/html": _scrub_html(pid, spec, frames, has_note)}})
+        done += 1
+    return done
+
+
+def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
+    """Notebook sources (.md twins) of the pages whose panels get frames (book.yml static_scrub)."""
+    kinds = (book.get("static_scrub") or {}).get("kinds", ["chapter"])
+    out = []
+    for pg in pages:
+        if pg.kind in kinds and pg.ext == ".ipynb" and pg.src is not None:
+            md = pg.src.with_suffix(".md")
+            if md.is_file() and has_panels(json.loads(pg.src.read_text(encoding="utf-8"))):
+                out.append(md)
+    return out
+
+
+def render_frames(sources: list[Path], jobs: int = 2) -> int:
+    """Render the frames not yet cached, in ``jobs`` processes (tools/scrub.py). Returns rc."""
+    import scrub
+
+    keep = {scrub.cache_dir(p).name for p in sources}
+    for old in sorted(scrub.CACHE.glob("*")):        # frames of earlier versions of the notebooks
+        if old.is_dir() and old.name not in keep and not old.name.endswith(".tmp"):
+            shutil.rmtree(old, ignore_errors=True)
+    todo = [p for p in sources if not (scrub.cache_dir(p) / "manifest.json").is_file()]
+    if not todo:
+        return 0
+    t0 = time.time()
+    chunks = [todo[i::max(1, jobs)] for i in range(max(1, jobs))]
+    procs = [subprocess.Popen([sys.executable, str(ROOT / "tools" / "scrub.py"), "render",
+                               *[p.relative_to(ROOT).as_posix() for p in c]], cwd=ROOT,
+                              stderr=subprocess.PIPE, text=True) for c in chunks if c]
+    rc = 0
+    for p in procs:
+        _, err = p.communicate()
+        if p.returncode:
+            rc = 1
+            print(err[-3000:], file=sys.stderr)
+    print(f"site: frames for {len(todo)} notebook(s) in {time.time() - t0:.1f} s", flush=True)
+    return rc
+
+
+# ----------------------------------------------------------------------------- launch buttons
+
+LAUNCH_TAG = "launch-buttons"
+
+
+def launch_links(book: dict, page: Page) -> dict:
+    """{"lite": url or None, "binder": url or None} for one notebook page (book.yml launch:)."""
+    cfg = book.get("launch") or {}
+    nb_path = page.doc + ".ipynb"
+    depth = page.doc.count("/")
+    links = {"lite": None, "binder": None}
+    lite_globs = (book.get("lite") or {}).get("contents", [])
+    if cfg.get("lite") and any(fnmatch.fnmatch(nb_path, g) for g in lite_globs):
+        links["lite"] = "../" * depth + cfg["lite"].rstrip("/") + "/lab/index.html?path=" + nb_path
+    if cfg.get("repository_url") and cfg.get("binderhub_url"):
+        m = re.match(r"https?://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$", cfg["repository_url"])
+        if not m:
+            raise SystemExit(f"book.yml launch.repository_url must be a GitHub URL; got {cfg['repository_url']!r}")
+        links["binder"] = (cfg["binderhub_url"].rstrip("/") + f"/v2/gh/{m.group(1)}/{m.group(2)}/"
+                           + cfg.get("branch", "main") + "?urlpath=lab/tree/" + nb_path)
+    return links
+
+
+def launch_bar(book: dict, page: Page) -> str:
+    links = launch_links(book, page)
+    if not any(links.values()):
+        return ""
+    parts = []
+    if links["lite"]:
+        parts.append(f"<a class='launch-button launch-lite' href='{html.escape(links['lite'])}' "
+                     "title='Python in this browser (JupyterLite): nothing to install'>"
+                     "&#9654; JupyterLite</a>")
+    if links["binder"]:
+        parts.append(f"<a class='launch-button launch-binder' href='{html.escape(links['binder'])}' "
+                     "title='A JupyterLab on mybinder.org, built from environment.yml'>&#9654; Binder</a>")
+    return ("<div class='launch-buttons'><span class='launch-label'>Run this notebook live:</span> "
+            + " ".join(parts) + " <span class='launch-local'>or <code>make lab</code> on your "
+            "computer</span></div>\n")
 
 
 def _rewrite_solution_links(text: str) -> str:
@@ -226,9 +460,12 @@ def fold_solutions(nb: dict) -> int:
     return n
 
 
-def transform_notebook(nb: dict, page: Page, site: str) -> dict:
+def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = None,
+                       launch: str = "") -> dict:
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
+    mark_panels(nb)
+    scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
     if site == "student":
         for c in cells:
             if c["cell_type"] == "markdown":
@@ -240,10 +477,16 @@ def transform_notebook(nb: dict, page: Page, site: str) -> dict:
         if page.kind == "solution":
             extra = " The solution cells are folded: click a cell's toggle to show it."
         at = 1 if cells and cells[0]["cell_type"] == "markdown" else 0
-        note = kernel_note_cell(extra)
+        note = kernel_note_cell(extra, scrubbed)
         if any("id" in c for c in cells):
             note["id"] = KERNEL_NOTE_TAG
         cells.insert(at, note)
+    if launch:
+        at = 1 if cells and cells[0]["cell_type"] == "markdown" else 0
+        bar = {"cell_type": "markdown", "metadata": {"tags": [LAUNCH_TAG]}, "source": launch}
+        if any("id" in c for c in cells):
+            bar["id"] = LAUNCH_TAG
+        cells.insert(at, bar)
     return nb
 
 
@@ -362,14 +605,21 @@ def stage_npm_assets(book: dict, st: Stager) -> None:
 
 # ----------------------------------------------------------------------------- stage + build
 
-def stage(site: str, book: dict | None = None) -> tuple[Path, list[Part]]:
+def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, list[Part]]:
     book = book or load_book()
     import reference_pages  # tools/reference_pages.py
+    import scrub as scrub_mod  # tools/scrub.py
 
     root = STAGE / site
     st = Stager(root)
     parts = plan(book, site)
     pages = all_pages(parts)
+    sources = scrub_sources(pages, book)
+    if render_frames(sources, jobs):
+        # a notebook whose cells fail in the harness still gets the frames of the panels it built
+        # (a panel whose frames do not match its saved output gets none: see add_scrubs); the
+        # nbval run of that notebook and tests/test_site.py report the failure itself
+        print("site: WARNING: some notebook cells failed while drawing frames (see above)", file=sys.stderr)
     for pg in pages:
         rel = pg.doc + pg.ext
         if pg.kind == "stub":
@@ -378,7 +628,16 @@ def stage(site: str, book: dict | None = None) -> tuple[Path, list[Part]]:
             continue
         elif pg.ext == ".ipynb":
             nb = json.loads(pg.src.read_text(encoding="utf-8"))
-            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site)))
+            scrub = None
+            md = pg.src.with_suffix(".md")
+            if md in sources and (scrub_mod.cache_dir(md) / "manifest.json").is_file():
+                cdir = scrub_mod.cache_dir(md)
+                key = cdir.name
+                scrub = {"manifest": json.loads((cdir / "manifest.json").read_text(encoding="utf-8")),
+                         "url": "../" * pg.doc.count("/") + f"_static/scrub/{key}/"}
+                for f in sorted(cdir.glob("*." + scrub_mod.FORMAT)):
+                    st.copy(f, f"_static/scrub/{key}/{f.name}")
+            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site, scrub, launch_bar(book, pg))))
         else:
             st.write(rel, transform_markdown(pg.src.read_text(encoding="utf-8"), pg, site))
     # assets next to the notebooks (figures, data files)
@@ -393,6 +652,10 @@ def stage(site: str, book: dict | None = None) -> tuple[Path, list[Part]]:
         for f in sorted(static.rglob("*")):
             if f.is_file() and "wm" not in f.relative_to(static).parts[:1]:
                 st.copy(f, "_static/" + f.relative_to(static).as_posix())
+    from fleetcalc.widgets import PANEL_CSS  # one source for the panels' layout rules
+
+    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.widgets.PANEL_CSS by tools/site.py. */\n"
+             + PANEL_CSS.lstrip())
     ext = ROOT / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):
         st.copy(f, "_ext/" + f.name)
@@ -442,6 +705,12 @@ def prune_output(site: str, parts: list[Part]) -> int:
     out = BUILD / site
     docs = {pg.doc for pg in all_pages(parts)} | {"index", "genindex", "search"}
     n = 0
+    # frames of earlier builds (another library or notebook version): Sphinx only adds to _static
+    staged = STAGE / site / "_static" / "scrub"
+    for d in sorted((out / "_static" / "scrub").glob("*")):
+        if d.is_dir() and not (staged / d.name).is_dir():
+            shutil.rmtree(d)
+            n += 1
     for f in list(out.rglob("*.html")) + list((out / "_sources").rglob("*")):
         rel = f.relative_to(out)
         if rel.parts[0] == "_static" or not f.is_file():
@@ -463,7 +732,7 @@ def build(sites: list[str], jobs: int = 2) -> int:
     t0 = time.time()
     plans = {}
     for s in sites:
-        plans[s] = stage(s, book)[1]
+        plans[s] = stage(s, book, jobs)[1]
     print(f"site: staged {', '.join(sites)} in {time.time() - t0:.1f} s", flush=True)
     procs = {}
     pending = list(sites)

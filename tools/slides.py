@@ -1,4 +1,4 @@
-"""Lecture mode: RISE / jupyterlab-rise slide metadata from a notebook's structure.
+"""Lecture mode: slide metadata (RISE / jupyterlab-slideshow) from a notebook's structure.
 
     python tools/slides.py [PATH.ipynb ...]     # default: every executed notebook in chapters/ and solutions/
     python tools/slides.py --check [PATH ...]   # exit 1 if a notebook's slide metadata is missing or stale
@@ -18,11 +18,14 @@ changed). The rules, in order:
 * shorter prose that follows a code cell on the same slide is a ``fragment`` (revealed on the next
   click, together with the code cells after it): ask the question first, then show the answer;
 * the setup import cell and generated notes / answer placeholders are ``skip`` (they still run);
-* every other cell (compute cells, panels, their outputs) stays on the current slide (``-``): a
+* every other cell (compute cells, panels, their outputs) stays on the current slide (``-``,
+  written as no ``slideshow`` metadata, which both RISE and jupyterlab-slideshow read that way): a
   panel is shown on its example's slide.
 
 Present: open the executed notebook in JupyterLab (``make lab``), Run > Run All Cells (panels need a
-live kernel), then press Alt+R (View > Render as slideshow) on the first cell.
+live kernel), then click the deck button of the notebook toolbar (jupyterlab-slideshow: the
+notebook itself, one slide at a time, panels live) or press Alt+R (jupyterlab-rise: a reveal.js
+deck, where ipywidgets 8 panels show only as text).
 """
 from __future__ import annotations
 
@@ -105,7 +108,14 @@ def add_slide_metadata(nb):
     """Set RISE slide metadata on ``nb`` in place (and return it). Touches nothing but
     ``cell.metadata["slideshow"]`` and ``nb.metadata["rise"]``."""
     for cell, kind in zip(nb.cells, slide_types(nb)):
-        cell.setdefault("metadata", {})["slideshow"] = {"slide_type": kind}
+        meta = cell.setdefault("metadata", {})
+        if kind == "-":
+            # "stay on this slide" is written as no slide metadata at all: RISE and nbconvert read
+            # a missing slide_type as "-", and jupyterlab-slideshow (lecture mode with live
+            # panels) knows only the missing form; a literal "-" there hides the cell
+            meta.pop("slideshow", None)
+        else:
+            meta["slideshow"] = {"slide_type": kind}
     nb.metadata["rise"] = dict(RISE)
     return nb
 

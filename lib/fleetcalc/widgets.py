@@ -42,6 +42,27 @@ __all__ = ["knob", "Knob", "panel", "Panel", "PANELS", "MAX_VISIBLE_KNOBS"]
 PANELS: list["Panel"] = []
 MAX_VISIBLE_KNOBS = 5
 
+# How a panel fits its width, in JupyterLab, in slides and on the static site alike (the site
+# serves the same rules as _static/fc-panels.css). The panel is a size container: at most 560 px
+# wide (a phone, a narrow column) the knob column and the readouts stack, each slider's label
+# takes its own line above a full-width track, and the readout table may scroll but is never cut.
+PANEL_CSS = """
+.fc-panel { container-type: inline-size; max-width: 100%; }
+.fc-panel .fc-readouts .widget-html-content, .fc-panel .fc-readouts { overflow-x: auto; max-width: 100%; }
+.fc-panel .fc-readouts code { white-space: nowrap; }
+.fc-panel img.fc-picture { max-width: 100%; height: auto; }
+@container (max-width: 560px) {
+  .fc-panel .fc-panel-top { flex-direction: column !important; flex-wrap: nowrap !important; }
+  .fc-panel .fc-panel-top > * { width: auto !important; align-self: stretch !important; max-width: 100% !important; }
+  .fc-panel .widget-slider, .fc-panel .widget-dropdown { flex-wrap: wrap !important; width: auto !important;
+    align-self: stretch !important; max-width: 100% !important; height: auto !important; }
+  .fc-panel .widget-slider > .widget-label, .fc-panel .widget-dropdown > .widget-label {
+    flex: 1 1 100% !important; max-width: 100% !important; text-align: left !important; }
+  .fc-panel .widget-slider > .slider-container { flex: 1 1 auto !important; min-width: 0 !important; }
+  .fc-panel .widget-dropdown > select { flex: 1 1 auto !important; min-width: 0 !important; }
+}
+"""
+
 
 @dataclass
 class Knob:
@@ -199,10 +220,18 @@ class Panel(widgets.VBox):
                            widgets.VBox([self.table, self.message], layout=widgets.Layout(min_width="0"))],
                           layout=widgets.Layout(display="flex", flex_flow="row wrap", grid_gap="0 1.5em"))
         top.add_class("fc-panel-top")
-        children = [widgets.HTML(heading + note), top]
+        style = "<style>" + " ".join(PANEL_CSS.split()) + "</style>"
+        children = [widgets.HTML(style + heading + note), top]
         if plot is not None:
             children.append(self.image)
         super().__init__(children=children)
+        # class names the static site and its stylesheet find (fc-panels.css, static scrubbing)
+        self.add_class("fc-panel")
+        self.table.add_class("fc-readouts")
+        self.message.add_class("fc-message")
+        self.image.add_class("fc-picture")
+        if self.main is not None:
+            self.controls[self.main].add_class("fc-main-knob")
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
         self.update()

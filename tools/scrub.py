@@ -1,0 +1,225 @@
+"""Frames for the static site: each chapter panel scrubbed along its main knob, drawn at build time.
+
+A static page has no kernel, so a panel there is a picture of its saved state. To let a reader
+still see the idea move, the site build runs each chapter notebook's code once more (in-process,
+with tools/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
+its first knob) across the knob's range with every other knob at its starting value (the book's
+value). Each position gives one frame: the picture (lossless WebP) and the readout table (HTML).
+
+    python tools/scrub.py render chapters/ch28/28_5_collectives.md ...   # fills _build/.cache/scrub/
+    python tools/scrub.py stats                                          # frame counts and sizes
+
+A notebook's frames are cached under ``_build/.cache/scrub/<key>/`` where the key hashes the
+notebook source, the calculator library (lib/) and this file: a rebuild renders only what changed.
+``manifest.json`` there lists, per panel, the notebook cell, the knob and its frames; identical
+pictures are stored once (file name = content hash).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "_build" / ".cache" / "scrub"
+FRAMES = 21          # positions along a slider (the starting value is added when it falls between)
+MAX_OPTIONS = 24     # a dropdown shows each option up to this many
+FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
+
+sys.path.insert(0, str(ROOT / "tools"))
+
+
+def _lib_hash() -> str:
+    h = hashlib.sha1()
+    for p in sorted((ROOT / "lib").rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith((".pyc", ".egg-info")) \
+                and ".egg-info" not in str(p):
+            h.update(p.relative_to(ROOT).as_posix().encode())
+            h.update(p.read_bytes())
+    h.update(Path(__file__).read_bytes())
+    return h.hexdigest()
+
+
+_LIB_HASH: str | None = None
+
+
+def cache_key(md: Path) -> str:
+    global _LIB_HASH
+    if _LIB_HASH is None:
+        _LIB_HASH = _lib_hash()
+    h = hashlib.sha1(_LIB_HASH.encode())
+    h.update(md.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir(md: Path) -> Path:
+    return CACHE / cache_key(md)
+
+
+# ----------------------------------------------------------------------------- positions
+
+def positions(widget) -> list:
+    """The values the main knob takes, in slider order, the widget's starting value included."""
+    import ipywidgets as w
+
+    start = widget.value
+    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
+        vals = list(widget._options_values)
+        if len(vals) > MAX_OPTIONS:
+            idx = sorted({round(k * (len(vals) - 1) / (MAX_OPTIONS - 1)) for k in range(MAX_OPTIONS)})
+            keep = [vals[i] for i in idx]
+            vals = keep if start in keep else sorted(keep + [start], key=vals.index)
+        return vals
+    if isinstance(widget, w.FloatLogSlider):
+        lo, hi, step = widget.min, widget.max, widget.step
+        exps = [lo + (hi - lo) * k / (FRAMES - 1) for k in range(FRAMES)]
+        exps = [round((e - lo) / step) * step + lo for e in exps] if step else exps
+        vals = [float(f"{widget.base ** e:.6g}") for e in exps]
+    else:
+        lo, hi, step = widget.min, widget.max, widget.step or (widget.max - widget.min) / (FRAMES - 1)
+        n = round((hi - lo) / step)
+        if n + 1 <= FRAMES + 4:
+            picks = range(n + 1)
+        else:
+            picks = sorted({round(k * n / (FRAMES - 1)) for k in range(FRAMES)})
+        vals = [lo + k * step for k in picks]
+        if isinstance(widget, w.IntSlider):
+            vals = [int(round(v)) for v in vals]
+        else:
+            digits = max(0, -math.floor(math.log10(step))) + 2 if step else 6
+            vals = [min(hi, round(v, digits)) for v in vals]
+    out = sorted(set(vals) | {start})
+    # a value within a tiny fraction of a step of the start is the start (no near-duplicate frame)
+    span = (max(out) - min(out)) or 1
+    return [v for v in out if v == start or abs(v - start) > 1e-9 * span]
+
+
+def handle_position(widget, value) -> float | None:
+    """Where the slider's handle sits for ``value``, in percent of its track (None: not a slider)."""
+    import ipywidgets as w
+
+    if isinstance(widget, w.FloatLogSlider):
+        lo, hi, x = widget.min, widget.max, math.log(value, widget.base)
+    elif isinstance(widget, (w.IntSlider, w.FloatSlider)):
+        lo, hi, x = widget.min, widget.max, value
+    else:
+        return None
+    return round(100 * min(1.0, max(0.0, (x - lo) / (hi - lo))), 3) if hi > lo else 0.0
+
+
+def readout(widget, value) -> str:
+    """The value as the slider's own readout prints it."""
+    import ipywidgets as w
+
+    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
+        return str(widget._options_labels[list(widget._options_values).index(value)])
+    fmt = getattr(widget, "readout_format", "d")
+    try:
+        return format(value, fmt)
+    except (ValueError, TypeError):
+        return str(value)
+
+
+# ----------------------------------------------------------------------------- rendering
+
+def _encode(png: bytes) -> bytes:
+    from PIL import Image
+
+    im = Image.open(io.BytesIO(png))
+    im = im.convert("RGB") if im.mode in ("RGBA", "P", "LA") else im
+    buf = io.BytesIO()
+    im.save(buf, format="WEBP", lossless=True, quality=20, method=1)   # ~5 KB, ~5 ms a frame
+    return buf.getvalue()
+
+
+def render_notebook(md: Path, force: bool = False) -> dict:
+    """Render (or reuse) the frames of one notebook; return its manifest."""
+    out = cache_dir(md)
+    man_path = out / "manifest.json"
+    if man_path.is_file() and not force:
+        return json.loads(man_path.read_text(encoding="utf-8"))
+    from panel_harness import collect
+
+    t0 = time.perf_counter()
+    res = collect(md)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    panels = []
+    for rec in res.panels:
+        p = rec.panel
+        name = getattr(p, "main", None) or next(iter(p.controls), None)
+        if name not in getattr(p, "controls", {}):
+            continue
+        ctl = p.controls[name]
+        label = ctl.description or name
+        start_value = ctl.value
+        frames = []
+        vals = positions(ctl)
+        for v in vals:
+            ctl.value = v
+            png = bytes(p.image.value or b"") if getattr(p, "plot_fn", None) is not None else b""
+            img = None
+            if png:
+                data = _encode(png)
+                img = hashlib.sha1(data).hexdigest()[:12] + "." + FORMAT
+                (tmp / img).write_bytes(data)
+            frames.append({"value": readout(ctl, v), "pos": handle_position(ctl, v), "img": img,
+                           "table": p.table.value, "message": p.message.value})
+        ctl.value = start_value
+        start = vals.index(start_value)
+        panels.append({"cell": rec.cell, "n": rec.n, "title": rec.title, "knob": name, "label": label,
+                       "start": start, "frames": frames})
+    man = {"notebook": md.relative_to(ROOT).as_posix(), "panels": panels,
+           "failures": [str(f) for f in res.failures], "seconds": round(time.perf_counter() - t0, 2)}
+    (tmp / "manifest.json").write_text(json.dumps(man, ensure_ascii=False, indent=1), encoding="utf-8")
+    import shutil
+
+    shutil.rmtree(out, ignore_errors=True)
+    tmp.rename(out)
+    return man
+
+
+def stats() -> dict:
+    n_panels = n_frames = n_files = size = 0
+    for man in CACHE.glob("*/manifest.json"):
+        m = json.loads(man.read_text(encoding="utf-8"))
+        n_panels += len(m["panels"])
+        n_frames += sum(len(p["frames"]) for p in m["panels"])
+        for f in man.parent.glob("*." + FORMAT):
+            n_files += 1
+            size += f.stat().st_size
+    return {"panels": n_panels, "frames": n_frames, "files": n_files, "bytes": size}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("render")
+    r.add_argument("paths", nargs="+")
+    r.add_argument("--force", action="store_true")
+    sub.add_parser("stats")
+    a = ap.parse_args(argv)
+    if a.cmd == "stats":
+        print(json.dumps(stats()))
+        return 0
+    rc = 0
+    for p in a.paths:
+        try:
+            man = render_notebook((ROOT / p).resolve(), force=a.force)
+        except Exception as exc:  # noqa: BLE001 - one broken notebook must not stop the others
+            print(f"scrub: {p}: no frames ({type(exc).__name__}: {exc})", file=sys.stderr)
+            rc = 1
+            continue
+        if man["failures"]:
+            print(f"scrub: {p}: failing cells: {man['failures']}", file=sys.stderr)
+            rc = 1
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
