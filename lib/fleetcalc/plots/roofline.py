@@ -8,12 +8,11 @@ from ..units import Q_
 from . import plain_log_ticks
 
 _I = np.logspace(-1, 4, 200)
-_I_Q = Q_(_I, "FLOP/byte")
 
 
-def roof_curve(R_peak, beta_mem, unit: str = "TFLOP/s"):
-    """The roof over the plotted intensities and the ridge point, from Eq. 28.2 (roofline module)."""
-    roof = roofline.attainable_rate(_I_Q, R_peak, beta_mem).m_as(unit)
+def roof_curve(R_peak, beta_mem, intensities=_I, unit: str = "TFLOP/s"):
+    """The roof over ``intensities`` (FLOP/byte) and the ridge point, from Eq. 28.2 (roofline module)."""
+    roof = roofline.attainable_rate(Q_(intensities, "FLOP/byte"), R_peak, beta_mem).m_as(unit)
     ridge = float(roofline.ridge_point(R_peak, beta_mem).m_as("FLOP/byte"))
     return roof, ridge
 
