@@ -66,11 +66,11 @@ from fleetcalc.book import CLASSES, MARKERS, vendor_note  # noqa: E402
 
 
 def test_caveat_must_follow_and_prints_its_own_marker(capsys):
-    # Vol. 2 line 2302: 3.15e23 FLOP / (8,192 x 1979e12 FLOP/s x 0.45) / 3600 = 12.03 h (hand calculation)
+    # Vol. 2 line 2302: 3.15e23 FLOP / (8,192 x 1979e12 FLOP/s x 0.45) / 3600 = 11.99 h (hand calculation)
     t = Q_(3.15e23 / (8192 * 1979e12 * 0.45) / 3600, "hour")
     book_says(t, "12.0 hour", where="line 2302", name="t", caveat="FP8 peak for a BF16 run")
     out = capsys.readouterr().out
-    assert out.startswith("[caveat] line 2302 | t = 12.03 hour | book: 12.0 hour | caveat: FP8 peak")
+    assert out.startswith("[caveat] line 2302 | t = 11.99 hour | book: 12.0 hour | caveat: FP8 peak")
     assert "✓" not in out and LEDGER[-1].status == "caveat"
     # a caveat is pinned: if the number stops following from the inputs, it fails
     with pytest.raises(BookMismatch, match="caveat"):
