@@ -59,7 +59,7 @@ def test_source_values_reads_the_books_notations():
     assert 1.2e6 in rp.source_values("约为 $0.8–1.2 百万（每加速器 80 GB）")
     assert 3.5e11 in rp.source_values("约 3.5 × 10¹¹ FLOP")
     assert 4.0 in rp.source_values("TDP 已翻了两番多，年均增长约 18%")
-    assert 7.0 in rp.source_values("大约七个数量级")
+    assert 7.0 in rp.source_values("大约七个数量级") and 10.0 in rp.source_values("降低一个数量级")
     assert pytest.approx(99.999) in rp.source_values("“五个九”的可靠性")
     assert 0.125 in rp.source_values("约 1/8 的相对精度")
     assert pytest.approx(1.421e8) in rp.source_values("约为 1.421 亿美元")

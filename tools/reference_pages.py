@@ -492,6 +492,8 @@ def source_values(text: str) -> list[float]:
         vals += [float(m.group(1)) * k, float(m.group(2)) * k, (float(m.group(1)) + float(m.group(2))) / 2 * k]
     for m in re.finditer(r"([一两二三四五六七八九十])(?:个)?(?:数量级|倍|分之一|番|个九|块|台|张|个)", t):
         vals.append(float(_ZH_DIGIT[m.group(1)]))
+    for m in re.finditer(r"([一两二三四五六七八九十])个?数量级", t):   # 一个数量级: also the factor, 10
+        vals.append(10.0 ** _ZH_DIGIT[m.group(1)])
     for m in re.finditer(r"([一两二三四五六七八九十])分之一", t):
         vals.append(1 / _ZH_DIGIT[m.group(1)])
     if "翻倍" in t or "一倍" in t:
