@@ -125,3 +125,15 @@ def test_one_class_per_number_and_no_empty_reasons():
         book_says(Q_(1, ""), "1", where="w", correct="1")
     assert CLASSES == ("erratum", "caveat", "vendor", "reconstruction")
     assert len(set(MARKERS.values())) == len(MARKERS) == 6
+
+
+def test_worded_comparison_is_checked_as_a_claim(capsys):
+    # Vol. 2 line 778: 1.4x a year against Moore's law (doubling in ~2 years = 2**0.5 = 1.414x a year);
+    # "far above" read at its weakest, "> 1": 4 / 1.414 = 2.83 holds, 1.4 / 1.414 = 0.99 does not
+    book_says(Q_(4 / 2 ** 0.5, ""), "> 1", where="line 778", name="DL era / Moore")
+    assert capsys.readouterr().out.startswith("[✓ book] line 778 | DL era / Moore = 2.828 | book: > 1")
+    with pytest.raises(BookMismatch, match="claim does not hold"):
+        book_says(Q_(1.4 / 2 ** 0.5, ""), "> 1", where="line 778", name="pre-2010 / Moore")
+    book_says(Q_(1.4 / 2 ** 0.5, ""), "> 1", where="line 778", erratum="in line with Moore", correct="0.99")
+    with pytest.raises(BookMismatch, match="now agrees"):
+        book_says(Q_(4 / 2 ** 0.5, ""), "> 1", where="line 778", erratum="in line with Moore")

@@ -73,7 +73,20 @@ def _decimals(half_ulp: float) -> int:
     return max(0, -int(round(math.log10(2 * half_ulp))))
 
 
+_CLAIM = {">": lambda v, t: v > t, "<": lambda v, t: v < t, "≥": lambda v, t: v >= t, "≤": lambda v, t: v <= t}
+
+
 def _agrees(value: Quantity, printed: str, rel: float | None):
+    op = printed.strip()[:1]
+    if op in _CLAIM:   # a worded comparison ("far above", "more than") checked in its weakest reading
+        target, half_ulp = parse_printed(printed.strip()[1:].strip())
+        try:
+            v = float(as_quantity(value).to(target.units).magnitude)
+        except Exception as exc:
+            raise BookMismatch(f"cannot compare {value!r} with the claim {printed!r}: {exc}") from None
+        if not math.isfinite(v):
+            raise BookMismatch(f"recomputed value is not finite ({v}) for the claim {printed!r}")
+        return _CLAIM[op](v, target.magnitude), v, target, half_ulp
     target, half_ulp = parse_printed(printed)
     try:
         v = float(as_quantity(value).to(target.units).magnitude)
@@ -90,6 +103,9 @@ def _agrees(value: Quantity, printed: str, rel: float | None):
 
 def _shown(v: float, target: Quantity, half_ulp: float, printed: str) -> str:
     """The recomputed value, in the book's unit and notation, with one more digit than printed."""
+    if printed.strip()[:1] in _CLAIM:
+        printed = printed.strip()[1:].strip()
+        half_ulp = min(half_ulp, 0.005 * 10 ** math.floor(math.log10(abs(v)))) if v else half_ulp
     m = _NUMBER.match(printed)
     exp = int(m.group("exp") or 0) if m else 0
     unit_text = _unit_text(printed)
@@ -114,6 +130,10 @@ def book_says(value, printed: str, where: str, *, name: str = "value", erratum: 
               correct: str | None = None, rel: float | None = None, why: str | None = None,
               caveat: str | None = None, hedge: str | None = None, reconstruction: str | None = None):
     """Check ``value`` against the book's ``printed`` number (e.g. ``"0.01757 s"``) at ``where``.
+
+    A worded comparison ("far above", "more than quadrupled") is checked as a claim: ``printed``
+    starts with ``>``, ``<``, ``≥`` or ``≤`` (``"> 1"``: the weakest reading of "above"), and the
+    check passes while the recomputed value satisfies it (an erratum: while it does not).
 
     ``rel`` loosens the comparison to a relative tolerance; it needs ``why`` (for example the
     book writes "about 20 GB" for an estimate). At most one of ``erratum``, ``caveat`` and
@@ -142,9 +162,11 @@ def book_says(value, printed: str, where: str, *, name: str = "value", erratum: 
             kind = {"caveat": "a caveat (the number must follow)",
                     "reconstruction": "a reconstruction (the rebuilt value must give the printed one)"}.get(
                         classes[0] if classes else "", "")
+            tol = ("the claim does not hold" if printed.strip()[:1] in _CLAIM
+                   else f"allowed difference {half_ulp:g} at the printed precision")
             raise BookMismatch(
                 f"{where}: {name} recomputes to {shown}, but the book prints {printed} "
-                f"(allowed difference {half_ulp:g} at the printed precision)" + (f"; recorded as {kind}" if kind else "")
+                f"({tol})" + (f"; recorded as {kind}" if kind else "")
             )
         if caveat:
             print(f"[caveat] {where} | {name} = {shown} | book: {printed} | caveat: {caveat}{note}")
