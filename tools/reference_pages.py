@@ -297,7 +297,7 @@ def errata_page(pages, book: dict, site: str) -> str:
     for k, (heading, meaning) in SECTIONS.items():
         out.append(f"## {heading}\n")
         out.append(meaning + "\n")
-        rows = [[esc(e.where), esc(e.name), esc(e.printed), esc(e.value), esc(e.note),
+        rows = [[esc(e.where), esc(e.name), esc(e.printed), esc(e.value.removesuffix(" (vendor)")), esc(e.note),
                  doc_link(p) + f" ({esc(ch)})"] for ch, p, e in found[k]]
         if rows:
             out.append(cards(rows, headers[k], name=f"{k}-table", classes=f"findings findings-{k}"))

@@ -218,7 +218,7 @@ def _as_text(q) -> str:
     if isinstance(q, str):
         return q
     q = as_quantity(q)
-    return f"{q.magnitude:g} {q.units:~P}".strip()
+    return f"{q.magnitude:.4g} {q.units:~P}".strip()
 
 
 def vendor_note(book, vendor, *, source: str, where: str, name: str = "value", note: str = "",
