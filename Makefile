@@ -1,5 +1,6 @@
 # The workbook's commands. Each target sets up what it needs (a virtual environment in .venv).
 #   make test      - install everything and run every test (what CI runs)
+#   make test-fast - unit, property, fuzz and pipeline tests only (no site, browser or notebook runs)
 #   make book      - build the static sites (student and instructor) into _build/
 #   make lab       - open JupyterLab on the workbook
 #   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one)
@@ -13,7 +14,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | md5sum | cut -c1-8)
 JOBS ?= 2
 
-.PHONY: test book lab notebooks exercises variants lite bench browser venv clean
+.PHONY: test test-fast book lab notebooks exercises variants lite bench browser venv clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY) (or run: make PY=python3 ...)"; exit 1; }
@@ -30,6 +31,9 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env tests chapters solutions exercises
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" tests
 
 notebooks: $(STAMP)
 	$(BIN)/python tools/nb.py execute $(NB)

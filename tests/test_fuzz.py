@@ -24,8 +24,8 @@ Invariants the books state are checked on random valid inputs at the end of the 
 under both roofs, ring all-reduce time growing with p, w(tau) minimised at tau*, pipeline
 interval = slowest stage, MTBF of N parts = MTBF/N, probabilities in [0, 1]).
 
-``python tests/test_fuzz.py`` prints every failing case grouped by module owner (for
-/work/requests/perf.md). Failing calculators are never skipped or xfailed here: they get fixed.
+``python tests/test_fuzz.py`` prints every failing case grouped by module. Failing calculators are
+never skipped or xfailed here: they get fixed.
 """
 from __future__ import annotations
 
@@ -51,15 +51,6 @@ EXCLUDED_MODULES = {"widgets", "plots", "book", "catalog", "exercises", "exercis
                     # data tables and simulations without a simple numeric entry point
                     "notation", "checkpoint", "scheduler"}
 EXCLUDED_FUNCS = {"prefetch.queue_length_trace"}  # takes a simulation result, not numbers
-
-# Who to ask (module docstrings / commit log): used by the report in __main__ and in messages.
-OWNERS = {
-    "accelerator": "ch28", "capacity": "ch28", "collectives": "ch28", "pipeline": "ch28",
-    "prefetch": "ch28", "reliability": "ch28", "storage": "ch28",
-    "scaling": "v2ch1", "devices": "v2ch2a", "energy": "v2ch2a", "inference": "v2ch2a",
-    "node": "v2ch2b", "memory": "v2ch2b", "facility": "v2ch2b",
-    "fabric": "v2ch3", "links": "v2ch3", "roofline": "lead",
-}
 
 # Baselines the probe cannot find (lists, strings, any-unit arguments, linked arguments).
 MANUAL = {
@@ -349,8 +340,7 @@ def check_valid(fname, kw, what):
 
 
 def _fail(fname, problems):
-    owner = OWNERS.get(fname.split(".")[0], "see git log")
-    pytest.fail(f"{fname} (module owner: {owner}):\n" + "\n".join(problems[:20])
+    pytest.fail(f"{fname}:\n" + "\n".join(problems[:20])
                 + (f"\n... and {len(problems) - 20} more" if len(problems) > 20 else ""), pytrace=False)
 
 
@@ -596,18 +586,18 @@ def test_failure_probability_grows_with_window():
 # ----------------------------------------------------------------------------- report
 
 def report() -> str:
-    """Every failing case, grouped by module owner (markdown), for /work/requests/perf.md."""
-    by_owner: dict[str, list[str]] = {}
+    """Every failing case, grouped by module (markdown)."""
+    by_module: dict[str, list[str]] = {}
     for fname, _ in CALCULATORS:
         problems = all_problems(fname)
         if problems:
-            owner = OWNERS.get(fname.split(".")[0], "see git log")
-            by_owner.setdefault(owner, []).append(
+            module = fname.split(".")[0]
+            by_module.setdefault(module, []).append(
                 f"- `{fname}`:\n" + "\n".join(f"    - {l}" for l in problems[:8])
                 + (f"\n    - ... {len(problems) - 8} more" if len(problems) > 8 else ""))
     lines = []
-    for owner in sorted(by_owner):
-        lines += [f"### To {owner}", ""] + by_owner[owner] + [""]
+    for module in sorted(by_module):
+        lines += [f"### {module}", ""] + by_module[module] + [""]
     return "\n".join(lines)
 
 

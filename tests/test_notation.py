@@ -7,8 +7,9 @@ import pytest
 
 from fleetcalc import collectives, notation as nt, reliability, roofline, scaling
 from fleetcalc.units import ureg
+from seeds import seeds_dir
 
-SEED = Path("/work/shared/seeds") / nt.SOURCE
+SEED = seeds_dir() / nt.SOURCE
 EXTRACT = Path(__file__).parent / "data" / "notation_source_lines.txt"
 
 

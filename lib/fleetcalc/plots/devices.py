@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import plain_log_ticks
+from .roofline import roof_curve
 
 _I = np.logspace(-1, 4.3, 240)
 _COLORS = ["#c0392b", "#27ae60", "#8e44ad", "#d35400", "#2c3e50"]
@@ -61,9 +62,8 @@ def roofline_workloads(ax, inputs, results):
                 _relabel(state["legend"], 2 + i, label)
             state["labels"] = labels
         r_peak = res["R_peak"].to("TFLOP/s").magnitude
-        beta = res["beta_mem"].to("TB/s").magnitude
-        state["roof"].set_ydata(np.minimum(r_peak, _I * beta))
-        ridge = r_peak / beta
+        roof, ridge = roof_curve(res["R_peak"], res["beta_mem"])
+        state["roof"].set_ydata(roof)
         state["ridge"].set_xdata([ridge, ridge])
         _relabel(state["legend"], 1, f"ridge {ridge:.0f} FLOP/byte")
         for pt, (label, i_op, r_op) in zip(state["pts"], res["points"]):

@@ -3,9 +3,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import roofline
+from ..units import Q_
 from . import plain_log_ticks
 
 _I = np.logspace(-1, 4, 200)
+_I_Q = Q_(_I, "FLOP/byte")
+
+
+def roof_curve(R_peak, beta_mem, unit: str = "TFLOP/s"):
+    """The roof over the plotted intensities and the ridge point, from Eq. 28.2 (roofline module)."""
+    roof = roofline.attainable_rate(_I_Q, R_peak, beta_mem).m_as(unit)
+    ridge = float(roofline.ridge_point(R_peak, beta_mem).m_as("FLOP/byte"))
+    return roof, ridge
 
 
 def roofline_panel(ax, inputs, results):
@@ -15,14 +25,12 @@ def roofline_panel(ax, inputs, results):
     (attainable FLOP/s).
     """
     def curves(res):
-        r_peak = res["R_peak"].to("TFLOP/s").magnitude
-        beta = res["beta_mem"].to("TB/s").magnitude
-        roof = np.minimum(r_peak, _I * beta)  # Eq. 28.2 in TFLOP/s (TB/s x FLOP/byte)
-        return r_peak, beta, roof
+        roof, ridge = roof_curve(res["R_peak"], res["beta_mem"])
+        return res["R_peak"].m_as("TFLOP/s"), ridge, roof
 
-    r_peak, beta, roof = curves(results)
+    r_peak, i_ridge, roof = curves(results)
     (roof_line,) = ax.loglog(_I, roof, color="#1f4e79", lw=2, label="roof min(R_peak, I·β_mem)")
-    ridge = ax.axvline(r_peak / beta, color="#999", ls="--", lw=1, label="ridge I*")
+    ridge = ax.axvline(i_ridge, color="#999", ls="--", lw=1, label="ridge I*")
     i_op = results["I"].to("FLOP/byte").magnitude
     r_op = results["R"].to("TFLOP/s").magnitude
     (point,) = ax.plot([i_op], [r_op], "o", color="#c0392b", ms=9, label="operating point", zorder=5)
@@ -38,9 +46,9 @@ def roofline_panel(ax, inputs, results):
     ax.legend(loc="lower right", fontsize=8)
 
     def update(inputs, res):
-        r_peak, beta, roof = curves(res)
+        r_peak, i_ridge, roof = curves(res)
         roof_line.set_ydata(roof)
-        ridge.set_xdata([r_peak / beta, r_peak / beta])
+        ridge.set_xdata([i_ridge, i_ridge])
         i_op = res["I"].to("FLOP/byte").magnitude
         r_op = res["R"].to("TFLOP/s").magnitude
         point.set_data([i_op], [r_op])

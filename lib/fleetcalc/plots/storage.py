@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import storage
+from ..units import Q_
 from . import log_axes
 
 _Q = np.logspace(np.log10(512), np.log10(256 * 2**20), 120)   # 512 B .. 256 MiB
@@ -12,21 +14,25 @@ _Q = np.logspace(np.log10(512), np.log10(256 * 2**20), 120)   # 512 B .. 256 MiB
 def effective_bandwidth_panel(ax, inputs, results):
     """log-log roofs: a q (IOPS roof) and beta_io (link roof). Needs ``beta_io`` (Quantity),
     ``iops`` (Quantity, request/s), ``request_size`` and ``beta_eff`` (Quantities)."""
+    q = Q_(_Q, "byte")
+    huge = Q_(1e30, "byte/s")  # a link that never binds: the request roof alone
+
     def curves(res):
         b = res["beta_io"].to("MiB/s").magnitude
-        a = res["iops"].to("request/s").magnitude
-        return b, a * _Q / 2**20
+        aq = storage.effective_bandwidth(huge, res["iops"], q).m_as("MiB/s")
+        roof = storage.effective_bandwidth(res["beta_io"], res["iops"], q).m_as("MiB/s")
+        return b, aq, roof
 
-    b, aq = curves(results)
-    (roof,) = ax.loglog(_Q / 1024, np.minimum(b, aq), color="#1f4e79", lw=2.5, label="β_eff = min(β_io, a·q)")
+    b, aq, roof_y = curves(results)
+    (roof,) = ax.loglog(_Q / 1024, roof_y, color="#1f4e79", lw=2.5, label="β_eff = min(β_io, a·q)")
     (iops,) = ax.loglog(_Q / 1024, aq, color="#e15759", ls="--", lw=1, label="request roof a·q")
     link = ax.axhline(b, color="#59a14f", ls="--", lw=1, label="link roof β_io")
     (pt,) = ax.plot([1], [1], "o", color="#333", ms=7, zorder=5)
     log_axes(ax, "request size q (KiB)", "bandwidth (MiB/s)")
 
     def update(inputs, res):
-        b, aq = curves(res)
-        roof.set_ydata(np.minimum(b, aq))
+        b, aq, roof_y = curves(res)
+        roof.set_ydata(roof_y)
         iops.set_ydata(aq)
         link.set_ydata([b, b])
         pt.set_data([res["request_size"].to("KiB").magnitude], [res["beta_eff"].to("MiB/s").magnitude])

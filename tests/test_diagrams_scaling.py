@@ -1,0 +1,75 @@
+"""Scaling diagrams (Figs 1.7, 1.8, 1.9, 1.12) show what the fit and the fleet law give.
+
+Expected values are hand calculations from the published formulas, not calls to the code drawn."""
+import math
+
+import numpy as np
+import pytest
+
+from fleetcalc.diagrams import scaling as d
+from fleetcalc.units import Q_
+
+
+def test_kaplan_loss_matches_the_paper_formula_by_hand():
+    # Kaplan et al. 2020 Eq. 1.5: L = [(N_c/N)^(a_N/a_D) + D_c/D]^a_D, N_c=8.8e13, D_c=5.4e13,
+    # a_N=0.076, a_D=0.095. For N = 1e9, D = 1e12: (88,000)^0.8 = 9,026.4; + 54 -> 9,080.4; ^0.095 = 2.3770
+    assert d.kaplan_loss(1e9, 1e12) == pytest.approx(2.3770, abs=5e-4)
+    # unlimited data: (N_c/N)^a_N = 88,000^0.076 = 2.3757
+    assert d.kaplan_loss(1e9, 1e30) == pytest.approx(2.3757, abs=5e-4)
+
+
+def test_kaplan_loss_rejects_bad_input():
+    with pytest.raises(ValueError, match="P"):
+        d.kaplan_loss(-1, 1e9)
+    with pytest.raises(ValueError, match="D"):
+        d.kaplan_loss(1e9, 0)
+
+
+def test_fig_1_8_floors_are_the_infinite_data_limit():
+    fig = d.loss_vs_data()
+    # caption sizes 393K ... 708M (line 830); floor = (8.8e13 / P)^0.076 by hand
+    expected = [(8.8e13 / p) ** 0.076 for p in (393e3, 2e6, 25e6, 85e6, 302e6, 708e6)]
+    assert fig.floors == pytest.approx(expected, rel=1e-9)
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()][0] == "393K"
+
+
+def test_fig_1_7_frontier_moves_to_bigger_models_as_budget_grows():
+    fig = d.loss_vs_compute(mark_budget=Q_(1e22, "FLOP"))
+    C, L, P = fig.frontier
+    assert np.all(np.diff(L) <= 1e-12)                 # the frontier never rises
+    assert np.all(np.diff(P) >= 0)                     # and never steps back to a smaller model
+    assert P[0] == 1e3 and fig.best_at_budget == 1e9   # tiny budget: smallest; 1e22 FLOP: largest
+
+
+def test_fig_1_9_boundaries_from_the_power_law_by_hand():
+    fig = d.data_regimes(A=20.0, alpha=0.35, floor=0.05, best_guess=0.9, near_floor=0.1)
+    small, floor_start = fig.boundaries
+    # A D^-alpha + floor = best guess  ->  D = (20 / 0.85)^(1/0.35)
+    assert small == pytest.approx((20 / 0.85) ** (1 / 0.35), rel=1e-9)
+    # reducible gap = 10 % of the floor = 0.005  ->  D = (20 / 0.005)^(1/0.35)
+    assert floor_start == pytest.approx((20 / 0.005) ** (1 / 0.35), rel=1e-9)
+    with pytest.raises(ValueError, match="best_guess"):
+        d.data_regimes(best_guess=0.05)
+
+
+def test_fig_1_12_bar_matches_eq_1_4():
+    fig = d.c3_taxonomy(Q_(1.2, "s"), Q_(28, "s"), Q_(2, "s"), N=1024)
+    # Eq. 1.4 by hand: 1.2 / (1.2 + 28 + 2) = 3.846 %
+    assert fig.f_compute == pytest.approx(1.2 / 31.2, rel=1e-12)
+    texts = " ".join(t.get_text() for t in fig.axes[0].texts)
+    assert "3.846 %" in texts and "31.2 s" in texts
+    for word in ("Computation", "Communication", "Coordination"):
+        assert word in texts
+
+
+def test_diagrams_are_fast_once_matplotlib_is_loaded():
+    import time
+    d.data_regimes()
+    for make in (d.loss_vs_data, d.data_regimes, lambda: d.c3_taxonomy(Q_(1, "s"), Q_(1, "s"), Q_(0, "s"))):
+        t0 = time.perf_counter()
+        make()
+        assert time.perf_counter() - t0 < 1.0          # generous: the machine is shared
+
+
+def test_count_labels():
+    assert [d._count(x) for x in (393e3, 2e6, 708e6, 1e9, 175e9)] == ["393K", "2M", "708M", "1B", "175B"]
