@@ -62,7 +62,7 @@ def roofline_workloads(ax, inputs, results):
                 _relabel(state["legend"], 2 + i, label)
             state["labels"] = labels
         r_peak = res["R_peak"].to("TFLOP/s").magnitude
-        roof, ridge = roof_curve(res["R_peak"], res["beta_mem"])
+        roof, ridge = roof_curve(res["R_peak"], res["beta_mem"], intensities=_I)
         state["roof"].set_ydata(roof)
         state["ridge"].set_xdata([ridge, ridge])
         _relabel(state["legend"], 1, f"ridge {ridge:.0f} FLOP/byte")

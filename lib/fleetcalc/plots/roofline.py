@@ -11,9 +11,11 @@ _I = np.logspace(-1, 4, 200)
 _I_Q = Q_(_I, "FLOP/byte")
 
 
-def roof_curve(R_peak, beta_mem, unit: str = "TFLOP/s"):
-    """The roof over the plotted intensities and the ridge point, from Eq. 28.2 (roofline module)."""
-    roof = roofline.attainable_rate(_I_Q, R_peak, beta_mem).m_as(unit)
+def roof_curve(R_peak, beta_mem, unit: str = "TFLOP/s", intensities=None):
+    """The roof over the plotted intensities (``intensities`` in FLOP/byte, default this module's
+    grid) and the ridge point, from Eq. 28.2 (roofline module)."""
+    grid = _I_Q if intensities is None else Q_(np.asarray(intensities, dtype=float), "FLOP/byte")
+    roof = roofline.attainable_rate(grid, R_peak, beta_mem).m_as(unit)
     ridge = float(roofline.ridge_point(R_peak, beta_mem).m_as("FLOP/byte"))
     return roof, ridge
 
