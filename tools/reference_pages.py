@@ -3,7 +3,9 @@
 * number ledger: every ``[✓ book]``, ``[erratum]`` and ``[assumed]`` line that the executed
   notebooks print (the line format is fixed in lib/fleetcalc/book.py), with the book location,
   the printed value, the recomputed value, the status, and the counts per chapter;
-* errata: the book value, the recomputed value and the cause of each erratum;
+* errata: one section per class of finding (erratum, caveat, vendor note, reconstruction) with
+  the book value, the recomputed value and the note; the vendor-note section also lists the
+  catalog's vendor notes (``fleetcalc.catalog.vendor_notes()``);
 * glossary: English <-> Chinese (site/glossary.toml), each term linked to the pages that use it;
 * notation: the symbol table of lib/fleetcalc/notation.py.
 
@@ -278,15 +280,34 @@ def findings(pages, book: dict) -> dict[str, list]:
     return found
 
 
+def catalog_vendor_rows() -> list[list[str]]:
+    """The catalog's vendor notes (``fleetcalc.catalog.vendor_notes()``): entries whose book figure
+    differs from the vendor's published one, as rows of the errata page."""
+    from fleetcalc.catalog import vendor_notes
+    from fleetcalc.units import fmt
+
+    def show(q) -> str:
+        return fmt(q, None if q.dimensionless else "auto", sig=4)
+
+    rows = []
+    for path, e in vendor_notes().items():
+        vendor = show(e.vendor_quantity) if e.vendor_quantity is not None else "none published"
+        rows.append([esc(e.source), (esc(e.label) + " " if e.label else "") + f"`{path}`", esc(show(e.quantity)), esc(vendor),
+                     esc(e.vendor_note) + (" Source: " + esc(e.vendor_source) if e.vendor_source else "")])
+    return rows
+
+
 def errata_page(pages, book: dict, site: str) -> str:
     found = findings(pages, book)
     n = {k: len(v) for k, v in found.items()}
+    catalog_rows = catalog_vendor_rows()
     out = ["# Errata, caveats, vendor notes and reconstructions\n",
            "What the source texts get wrong, or what a check cannot confirm, in four classes. Each is "
            "recorded in the notebook where the number is taught, by a check that fails the day it stops "
-           "being what it says, so these lists cannot go stale. Generated from the notebooks' outputs.\n",
-           f"{n['erratum']} errata, {n['caveat']} caveats, {n['vendor']} vendor notes and "
-           f"{n['reconstruction']} reconstructions.\n"]
+           "being what it says, so these lists cannot go stale. Generated from the notebooks' outputs "
+           "and, for the catalog's vendor notes, from the hardware catalog.\n",
+           f"{n['erratum']} errata, {n['caveat']} caveats, {n['vendor']} vendor notes in the notebooks "
+           f"(and {len(catalog_rows)} in the catalog) and {n['reconstruction']} reconstructions.\n"]
     headers = {
         "erratum": ["book location", "quantity", "book prints", "the book's inputs give", "cause", "notebook"],
         "caveat": ["book location", "quantity", "book prints", "recomputed", "how it misleads", "notebook"],
@@ -303,6 +324,17 @@ def errata_page(pages, book: dict, site: str) -> str:
             out.append(cards(rows, headers[k], name=f"{k}-table", classes=f"findings findings-{k}"))
         else:
             out.append("None recorded in the notebooks.\n")
+        if k == "vendor":
+            out.append("### Vendor notes in the hardware catalog\n")
+            out.append("Every hardware figure of a real product in the catalog carries the vendor's published "
+                       "figure beside the book's (`fleetcalc.catalog.vendor_table`). These entries differ by more "
+                       "than the catalog's tolerance; the notebooks compute with the book's figure.\n")
+            if catalog_rows:
+                out.append(cards(catalog_rows, ["book location", "quantity", "book's figure", "vendor's figure",
+                                                "note and source"], name="vendor-catalog-table",
+                                 classes="findings findings-vendor"))
+            else:
+                out.append("None in the catalog.\n")
     return "\n".join(out)
 
 
