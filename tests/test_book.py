@@ -58,3 +58,82 @@ def test_assume_prints_and_returns_quantity(capsys):
     q = assume("1 s", where="§1.3", why="no per-step time given")
     assert q == Q_(1, "s")
     assert capsys.readouterr().out.startswith("[assumed] §1.3 | input = 1 s | why: no per-step time given")
+
+
+# ----------------------------------------------------------------------------- the four classes
+
+from fleetcalc.book import CLASSES, MARKERS, vendor_note  # noqa: E402
+
+
+def test_caveat_must_follow_and_prints_its_own_marker(capsys):
+    # Vol. 2 line 2302: 3.15e23 FLOP / (8,192 x 1979e12 FLOP/s x 0.45) / 3600 = 11.99 h (hand calculation)
+    t = Q_(3.15e23 / (8192 * 1979e12 * 0.45) / 3600, "hour")
+    book_says(t, "12.0 hour", where="line 2302", name="t", caveat="FP8 peak for a BF16 run")
+    out = capsys.readouterr().out
+    assert out.startswith("[caveat] line 2302 | t = 11.99 hour | book: 12.0 hour | caveat: FP8 peak")
+    assert "✓" not in out and LEDGER[-1].status == "caveat"
+    # a caveat is pinned: if the number stops following from the inputs, it fails
+    with pytest.raises(BookMismatch, match="caveat"):
+        book_says(t, "24.0 hour", where="line 2302", name="t", caveat="FP8 peak for a BF16 run")
+
+
+def test_hedged_caveat_passes_only_while_the_two_differ(capsys):
+    # Vol. 2 line 1350: a 50 MHz deficit of 1.83 GHz costs 50/1830 = 2.7 %; the text says 'may ... 5-10 %'
+    loss = Q_(50 / 1830 * 100, "percent")
+    book_says(loss, "5 %", where="line 1350", name="loss", caveat="clock deficit alone", hedge="'may'")
+    out = capsys.readouterr().out
+    assert out.startswith("[caveat] line 1350 | loss = 2.7 % | book: 5 %") and "(the book hedges: 'may')" in out
+    with pytest.raises(BookMismatch, match="now agrees"):
+        book_says(Q_(5, "percent"), "5 %", where="line 1350", caveat="clock deficit alone", hedge="'may'")
+    with pytest.raises(ValueError, match="caveat"):
+        book_says(loss, "5 %", where="line 1350", hedge="'may'")
+
+
+def test_reconstruction_is_never_a_confirmation(capsys):
+    # Vol. 2 §1.8: a compute time back-solved from the printed 4.1 % gives 4.1 % back
+    f = Q_(4.1, "percent")
+    book_says(f, "4.1 %", where="§1.8", name="f", reconstruction="1.2 s back-solved from 4.1 %")
+    out = capsys.readouterr().out
+    assert out.startswith("[reconstructed] §1.8 | f = 4.10 % | book: 4.1 % | rebuilt: 1.2 s back-solved")
+    assert "✓" not in out and LEDGER[-1].status == "reconstruction"
+    with pytest.raises(BookMismatch, match="reconstruction"):
+        book_says(f, "4.3 %", where="§1.8", name="f", reconstruction="1.2 s back-solved from 4.1 %")
+
+
+def test_vendor_note_shows_both_and_fails_when_they_agree(capsys):
+    # Vol. 2 Table 2.x gives TPU v4 ICI 1,200 GB/s; the book figure and the vendor figure differ
+    vn = vendor_note("1,200 GB/s", Q_(300, "GB/s"), source="vendor datasheet", where="Table 2.x", name="ICI")
+    out = capsys.readouterr().out
+    assert out.startswith("[vendor note] Table 2.x | ICI = 300 GB/s (vendor) | book: 1,200 GB/s | source: vendor datasheet")
+    assert (vn.book, vn.vendor) == ("1,200 GB/s", "300 GB/s") and LEDGER[-1].status == "vendor"
+    with pytest.raises(BookMismatch, match="agrees"):
+        vendor_note("8.4 kW", "8,400 W", source="x", where="w")
+    with pytest.raises(BookMismatch, match="cannot compare"):
+        vendor_note("8.4 kW", "8.4 GB", source="x", where="w")
+    with pytest.raises(ValueError, match="source"):
+        vendor_note("8.4 kW", "10.2 kW", source=" ", where="w")
+    vendor_note("8.4 kW", "10.2 kW", source="x", where="w", quiet=True)
+    assert capsys.readouterr().out == ""
+
+
+def test_one_class_per_number_and_no_empty_reasons():
+    with pytest.raises(ValueError, match="one class"):
+        book_says(Q_(1, ""), "2", where="w", erratum="a", caveat="b")
+    with pytest.raises(ValueError, match="must say something"):
+        book_says(Q_(1, ""), "1", where="w", caveat=" ")
+    with pytest.raises(ValueError, match="erratum"):
+        book_says(Q_(1, ""), "1", where="w", correct="1")
+    assert CLASSES == ("erratum", "caveat", "vendor", "reconstruction")
+    assert len(set(MARKERS.values())) == len(MARKERS) == 6
+
+
+def test_worded_comparison_is_checked_as_a_claim(capsys):
+    # Vol. 2 line 778: 1.4x a year against Moore's law (doubling in ~2 years = 2**0.5 = 1.414x a year);
+    # "far above" read at its weakest, "> 1": 4 / 1.414 = 2.83 holds, 1.4 / 1.414 = 0.99 does not
+    book_says(Q_(4 / 2 ** 0.5, ""), "> 1", where="line 778", name="DL era / Moore")
+    assert capsys.readouterr().out.startswith("[✓ book] line 778 | DL era / Moore = 2.828 | book: > 1")
+    with pytest.raises(BookMismatch, match="claim does not hold"):
+        book_says(Q_(1.4 / 2 ** 0.5, ""), "> 1", where="line 778", name="pre-2010 / Moore")
+    book_says(Q_(1.4 / 2 ** 0.5, ""), "> 1", where="line 778", erratum="in line with Moore", correct="0.99")
+    with pytest.raises(BookMismatch, match="now agrees"):
+        book_says(Q_(4 / 2 ** 0.5, ""), "> 1", where="line 778", erratum="in line with Moore")

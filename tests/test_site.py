@@ -34,7 +34,9 @@ BUILD = ROOT / "_build"
 SITES = ("student", "instructor")
 SEEDS = Path(os.environ.get("WORKBOOK_SEEDS", "/work/shared/seeds"))
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-MARKERS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[assumed]": "assumed"}
+MARKERS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
+           "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.book.MARKERS
+KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed")   # the ledger's columns
 
 
 # ----------------------------------------------------------------------------- shared build
@@ -330,13 +332,13 @@ def test_ledger_counts_match_the_notebooks(built_sites, site):
         for ln in ledger_lines(nb):
             c[next(v for k, v in MARKERS.items() if ln.startswith(k))] += 1
     titles = yaml_titles()
-    got = {r[0]: [int(x) for x in r[2:6]] for r in rows}
+    got = {r[0]: [int(x) for x in r[2:3 + len(KINDS)]] for r in rows}
     total = Counter()
     for ch, c in expected.items():
-        want = [c["confirmed"], c["erratum"], c["assumed"], sum(c.values())]
+        want = [c[k] for k in KINDS] + [sum(c.values())]
         assert got[titles.get(ch, ch)] == want, (ch, got[titles.get(ch, ch)], want)
         total += c
-    assert got["all chapters"] == [total["confirmed"], total["erratum"], total["assumed"], sum(total.values())]
+    assert got["all chapters"] == [total[k] for k in KINDS] + [sum(total.values())]
     # and every checked line appears in the ledger's detail tables
     text = page_text(built_sites[site] / "reference" / "ledger.html")
     assert text.count("✓ confirmed") == total["confirmed"]
@@ -351,7 +353,13 @@ def test_errata_page_lists_every_erratum(built_sites, site):
         book = re.search(r"\| book: (.*?) \|", ln).group(1)
         assert cause in text and book in text, ln
     if errata:
-        assert f"{len(errata)} errata found" in text
+        assert f"{len(errata)} errata," in text
+    for marker, kind in MARKERS.items():   # every other class has its own section and count
+        if kind in ("confirmed", "assumed", "erratum"):
+            continue
+        lines = [ln for nb in ledger_sources(site) for ln in ledger_lines(nb) if ln.startswith(marker)]
+        for ln in lines:
+            assert ln[len(marker):].split(" | ")[0].strip() in text, ln
 
 
 def yaml_titles() -> dict:

@@ -56,6 +56,9 @@ class Section:
     checks: int = 0
     assumed: int = 0
     errata: list[Erratum] = field(default_factory=list)
+    caveats: list[Erratum] = field(default_factory=list)          # [caveat] lines (cause = how it misleads)
+    vendor: list[Erratum] = field(default_factory=list)           # [vendor note] lines (cause = source | note)
+    rebuilt: list[Erratum] = field(default_factory=list)          # [reconstructed] lines (cause = what was rebuilt)
     assumptions: list[str] = field(default_factory=list)                # "[assumed]" lines, prefix cut
     panels: list[tuple[str, list[str]]] = field(default_factory=list)  # (title, slider labels)
     cited: list[str] = field(default_factory=list)                      # exercise ids cited
@@ -65,14 +68,19 @@ class Section:
         return self.path.relative_to(ROOT).as_posix()
 
 
-def parse_erratum(line: str) -> Erratum | None:
-    """``[erratum] where | name = value | book: printed | cause: text`` (fleetcalc.book's format)."""
-    if not line.startswith("[erratum]"):
+_FINDING = {"[erratum]": "cause:", "[caveat]": "caveat:", "[vendor note]": "source:", "[reconstructed]": "rebuilt:"}
+
+
+def parse_erratum(line: str, marker: str = "[erratum]") -> Erratum | None:
+    """``[erratum] where | name = value | book: printed | cause: text`` (fleetcalc.book's format);
+    with ``marker`` also a caveat, vendor note or reconstruction line (its reason field)."""
+    if not line.startswith(marker):
         return None
-    parts = line[len("[erratum]"):].strip().split(" | ")
-    if len(parts) < 4 or not parts[2].startswith("book:") or not parts[3].startswith("cause:"):
-        return Erratum(line[len("[erratum]"):].strip(), "", "", "")
-    cause = " | ".join(parts[3:])[len("cause:"):].strip()
+    key = _FINDING[marker]
+    parts = line[len(marker):].strip().split(" | ")
+    if len(parts) < 4 or not parts[2].startswith("book:") or not parts[3].startswith(key):
+        return Erratum(line[len(marker):].strip(), "", "", "")
+    cause = " | ".join(parts[3:])[len(key):].strip().replace(" | note: ", "; ")
     return Erratum(parts[0].strip(), parts[1].strip(), parts[2][len("book:"):].strip(), cause)
 
 
@@ -111,6 +119,12 @@ def read_section(path: Path) -> Section:
                     sec.assumptions.append(line[len("[assumed]"):].strip())
                 elif line.startswith("[erratum]"):
                     sec.errata.append(parse_erratum(line))
+                elif line.startswith("[caveat]"):
+                    sec.caveats.append(parse_erratum(line, "[caveat]"))
+                elif line.startswith("[vendor note]"):
+                    sec.vendor.append(parse_erratum(line, "[vendor note]"))
+                elif line.startswith("[reconstructed]"):
+                    sec.rebuilt.append(parse_erratum(line, "[reconstructed]"))
             if re.search(r"(^|\W)panel\(", cell.source):
                 m = _PANEL_TITLE.search(cell.source)
                 title = (m.group(1) or m.group(2)) if m else "(untitled panel)"
@@ -151,20 +165,35 @@ def _md_cell(text: str) -> str:
 def overview_block(secs: list[Section]) -> str:
     if not secs:
         return "_No executed notebooks in this chapter yet._"
-    lines = ["| notebook | book checks ✓ | errata | assumptions | panels (sliders) |", "|---|---|---|---|---|"]
+    lines = ["| notebook | book checks ✓ | errata | caveats | vendor notes | reconstructions | assumptions | "
+             "panels (sliders) |", "|---|---|---|---|---|---|---|---|"]
     for s in secs:
         panels = "<br>".join(f"**{_md_cell(t)}**" + (f" ({_md_cell(', '.join(l))})" if l else "")
                              for t, l in s.panels) or "—"
-        lines.append(f"| `{s.rel}`<br>{_md_cell(s.title)} | {s.checks} | {len(s.errata)} | {s.assumed} | {panels} |")
-    total = (sum(s.checks for s in secs), sum(len(s.errata) for s in secs), sum(s.assumed for s in secs),
-             sum(len(s.panels) for s in secs))
-    lines.append(f"| **total** | **{total[0]}** | **{total[1]}** | **{total[2]}** | **{total[3]} panels** |")
+        lines.append(f"| `{s.rel}`<br>{_md_cell(s.title)} | {s.checks} | {len(s.errata)} | {len(s.caveats)} | "
+                     f"{len(s.vendor)} | {len(s.rebuilt)} | {s.assumed} | {panels} |")
+    total = [sum(s.checks for s in secs)] + [sum(len(getattr(s, k)) for s in secs)
+                                             for k in ("errata", "caveats", "vendor", "rebuilt")]
+    total += [sum(s.assumed for s in secs), sum(len(s.panels) for s in secs)]
+    lines.append("| **total** | " + " | ".join(f"**{t}**" for t in total[:-1]) + f" | **{total[-1]} panels** |")
     return "\n".join(lines)
 
 
 def errata_block(secs: list[Section]) -> str:
     rows = [(s, e) for s in secs for e in s.errata]
     lines = _errata_lines(rows) if rows else ["_The executed notebooks of this chapter record no erratum._"]
+    for attr, title, intro, verb in (
+            ("caveats", "Caveats", "the number follows from the book's inputs, but misleads; say how", "How it misleads"),
+            ("vendor", "Vendor notes", "the book's hardware figure differs from the vendor's published one", "Source"),
+            ("rebuilt", "Reconstructions", "rebuilt or back-solved, so they agree by construction: never "
+             "present them as confirmations", "Rebuilt")):
+        found = [(s, e) for s in secs for e in getattr(s, attr)]
+        if found:
+            lines += ["", f"**{title}** ({len(found)}; {intro}):", ""]
+            for s, e in found:
+                what = "vendor" if attr == "vendor" else "recomputed"
+                lines.append(f"- {e.where} (`{s.path.name}`): the book prints **{e.book}**; {what} **{e.value}**. "
+                             f"{verb}: {e.cause}")
     assumed = [(s, a) for s in secs for a in s.assumptions]
     if assumed:
         lines += ["", "**Inputs the text leaves out** (the notebooks state them with `assume(...)`; say so "
@@ -183,7 +212,8 @@ def _assumption(text: str) -> str:
 
 
 def _errata_lines(rows) -> list[str]:
-    lines = [f"{len(rows)} place(s) where the book's printed number does not follow from its own inputs. "
+    lines = [f"{len(rows)} erratum/errata: place(s) where the book's printed number does not follow from its "
+             "own inputs beyond its printed precision and its hedging. "
              "Each line is the notebook's `[erratum]` record: where, what we recompute, what the book "
              "prints, and why. Tell students before they meet the number.", ""]
     current = None

@@ -3,13 +3,18 @@
 * number ledger: every ``[✓ book]``, ``[erratum]`` and ``[assumed]`` line that the executed
   notebooks print (the line format is fixed in lib/fleetcalc/book.py), with the book location,
   the printed value, the recomputed value, the status, and the counts per chapter;
-* errata: the book value, the recomputed value and the cause of each erratum;
+* errata: one section per class of finding (erratum, caveat, vendor note, reconstruction) with
+  the book value, the recomputed value and the note; the vendor-note section also lists the
+  catalog's vendor notes (``fleetcalc.catalog.vendor_notes()``);
 * glossary: English <-> Chinese (site/glossary.toml), each term linked to the pages that use it;
 * notation: the symbol table of lib/fleetcalc/notation.py.
 
 tools/site.py calls :func:`generate` for each site; the pages land in _build/.stage/<site>/reference/.
 
     python tools/reference_pages.py glossary-lines --seeds /path/to/seeds
+    python tools/reference_pages.py cited-lines --seeds /path/to/seeds
+        (the second) rewrites tests/data/cited_source_lines.txt, the source lines that book_says
+        checks cite, for the citation test;
         rewrites tests/data/glossary_source_lines.txt, the extract of the seed lines the glossary's
         Chinese terms come from (the seeds are not in the repository; the extract is).
 """
@@ -28,9 +33,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "site" / "glossary.toml"
 GLOSSARY_LINES = ROOT / "tests" / "data" / "glossary_source_lines.txt"
-STATUS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[assumed]": "assumed"}
-STATUS_LABEL = {"confirmed": "✓ confirmed", "erratum": "erratum", "assumed": "assumed"}
-LINE = re.compile(r"^(\[✓ book\]|\[erratum\]|\[assumed\]) (.*)$")
+STATUS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
+          "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.book.MARKERS
+STATUS_LABEL = {"confirmed": "✓ confirmed", "erratum": "erratum", "caveat": "caveat", "vendor": "vendor note",
+                "reconstruction": "reconstruction", "assumed": "assumed"}
+KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed")
+COLUMN = {"confirmed": "confirmed", "erratum": "errata", "caveat": "caveats", "vendor": "vendor notes",
+          "reconstruction": "reconstructions", "assumed": "assumed"}
+LINE = re.compile(r"^(" + "|".join(re.escape(k) for k in STATUS) + r") (.*)$")
+#: The errata page: one section per class, with an honest heading and what the class means.
+SECTIONS = {
+    "erratum": ("Errata: the printed number does not follow from the book's own inputs",
+                "The book's stated inputs give another number, and the gap is larger than the printed "
+                "precision and the book's own hedging (about, roughly, may, a range) allow. The check "
+                "passes only while the printed number is still wrong, with the corrected value pinned."),
+    "caveat": ("Caveats: the number follows, but its method or an unstated assumption misleads",
+               "The arithmetic is the book's and it checks; the note says how the number can mislead "
+               "(a precision mix, a hedged claim its inputs do not give). A caveat fails if the number "
+               "stops following from its inputs (or, for a hedged claim, if the gap closes)."),
+    "vendor": ("Vendor notes: the book's hardware figure differs from the vendor's published figure",
+               "The workbook computes with the book's figure; the vendor's published figure and its "
+               "source sit beside it. A note fails the day the two agree."),
+    "reconstruction": ("Reconstructions: rebuilt from missing text or back-solved from a printed result",
+                       "A value the text does not give, rebuilt from damaged or missing text or solved "
+                       "back from the printed result it is then checked against. It agrees by "
+                       "construction, so it is never counted as a confirmation."),
+}
 
 
 # ----------------------------------------------------------------------------- parsing
@@ -59,10 +87,12 @@ def parse_line(line: str) -> Entry | None:
     for f in fields[2:]:
         if f.startswith("book: ") and not printed:
             printed = f[len("book: "):]
-        elif f.startswith("cause: "):
-            note = f[len("cause: "):]
-        elif f.startswith("why: "):
-            note = f[len("why: "):]
+        elif f.startswith(("cause: ", "caveat: ", "rebuilt: ", "why: ")):
+            note = f.split(": ", 1)[1]
+        elif f.startswith("source: "):
+            note = (f[len("source: "):] + " | " + note) if note else f[len("source: "):]
+        elif f.startswith("note: "):
+            note = (note + "; " + f[len("note: "):]) if note else f[len("note: "):]
         else:
             note = (note + " | " + f) if note else f
     return Entry(status, where, name.strip(), value.strip(), printed.strip(), note.strip(), line.strip())
@@ -178,7 +208,23 @@ def ledger_data(pages, titles: dict) -> "OrderedDict[str, list[tuple]]":
 
 def counts(entries) -> Counter:
     c = Counter(e.status for e in entries)
-    return Counter({k: c.get(k, 0) for k in ("confirmed", "erratum", "assumed")})
+    return Counter({k: c.get(k, 0) for k in KINDS})
+
+
+def cards(rows: list[list[str]], header: list[str], name: str | None = None, classes: str = "") -> str:
+    """A table whose rows become labelled cards on a narrow screen (site/_static/reference.css):
+    every cell is kept whole and wraps, none is cut at the page edge."""
+    cls = ("reference-cards " + classes).strip()
+    lines = ["````{list-table}", ":header-rows: 1", f":class: {cls}"]
+    if name:
+        lines.append(f":name: {name}")
+    lines.append("")
+    for i, row in enumerate([header] + rows):
+        lines.append("* - " + (row[0] or " "))
+        for c in row[1:]:
+            lines.append("  - " + (c or " "))
+    lines.append("````")
+    return "\n".join(lines) + "\n"
 
 
 def ledger_page(pages, book: dict, site: str) -> str:
@@ -189,21 +235,23 @@ def ledger_page(pages, book: dict, site: str) -> str:
     for ch, items in data.items():
         c = counts([e for _, es in items for e in es])
         total += c
-        summary.append([esc(titles.get(ch, ch)), str(len(items)), str(c["confirmed"]), str(c["erratum"]),
-                        str(c["assumed"]), str(sum(c.values()))])
-    summary.append(["**all chapters**", str(sum(len(v) for v in data.values())), str(total["confirmed"]),
-                    str(total["erratum"]), str(total["assumed"]), str(sum(total.values()))])
+        summary.append([esc(titles.get(ch, ch)), str(len(items))] + [str(c[k]) for k in KINDS] + [str(sum(c.values()))])
+    summary.append(["**all chapters**", str(sum(len(v) for v in data.values()))] + [str(total[k]) for k in KINDS]
+                   + [str(sum(total.values()))])
     scope = ("chapter and solution notebooks" if site == "instructor" else "chapter and exercise notebooks")
     out = [
         "# Number ledger\n",
         "Every number the two source texts print, as this workbook recomputes it. The ledger is made "
         f"from the stored outputs of the executed {scope}, so it can never disagree with them: each row "
-        "is one line printed by `book_says` (the recomputed value agrees with the book at its printed "
-        "precision, or it is a pinned **erratum**) or by `assume` (an input the text leaves out). The recomputed value carries one "
-        "more digit than the book prints. See also {doc}`errata </reference/errata>`.\n",
+        "is one line printed by `book_says`, `vendor_note` or `assume`. A row is **confirmed** (the "
+        "recomputed value agrees with the book at its printed precision), an **erratum** (the book's "
+        "inputs give another number), a **caveat** (it follows, but misleads), a **vendor note** (the "
+        "book's hardware figure differs from the vendor's), a **reconstruction** (rebuilt or back-solved, "
+        "so never a confirmation) or **assumed** (an input the text leaves out). The recomputed value "
+        "carries one more digit than the book prints. See also {doc}`errata </reference/errata>`.\n",
         "## Counts per chapter\n",
-        list_table(summary, ["chapter", "notebooks", "confirmed", "errata", "assumed", "total"],
-                   name="ledger-summary"),
+        cards(summary, ["chapter", "notebooks"] + [COLUMN[k] for k in KINDS] + ["total"], name="ledger-summary",
+              classes="ledger-summary"),
     ]
     for ch, items in data.items():
         out.append(f"## {titles.get(ch, ch)}\n")
@@ -213,33 +261,80 @@ def ledger_page(pages, book: dict, site: str) -> str:
                 rows.append([doc_link(p), esc(e.where), esc(e.name), esc(e.printed or "—"), esc(e.value),
                              STATUS_LABEL[e.status] + (": " + esc(e.note) if e.status != "confirmed" and e.note else "")])
         if rows:
-            out.append(list_table(rows, ["notebook", "book location", "quantity", "book prints", "recomputed",
-                                         "status"], widths=[18, 18, 14, 14, 14, 22]))
+            out.append(cards(rows, ["notebook", "book location", "quantity", "book prints", "recomputed",
+                                    "status"], classes="ledger-detail"))
         else:
             out.append("No checked numbers in this chapter's notebooks yet.\n")
     return "\n".join(out)
 
 
-def errata_page(pages, book: dict, site: str) -> str:
+def findings(pages, book: dict) -> dict[str, list]:
+    """class -> [(chapter title, page, Entry), ...] in site order."""
     titles = book.get("chapter_titles", {})
-    rows = []
+    found: dict[str, list] = {k: [] for k in SECTIONS}
     for ch, items in ledger_data(pages, titles).items():
         for p, entries in items:
             for e in entries:
-                if e.status == "erratum":
-                    rows.append([esc(titles.get(ch, ch)), esc(e.where), doc_link(p), esc(e.name), esc(e.printed),
-                                 esc(e.value), esc(e.note)])
-    out = ["# Errata\n",
-           "Where a source text prints a number that its own inputs do not give, the notebook keeps the "
-           "book's number, recomputes the right one and states the likely cause (`book_says(..., "
-           "erratum=...)`). The check is pinned: it fails the day the printed number and the "
-           "recomputation agree, so this list cannot go stale. Generated from the notebooks' outputs.\n"]
-    if rows:
-        out.append(f"{len(rows)} errata found.\n")
-        out.append(list_table(rows, ["chapter", "book location", "notebook", "quantity", "book value",
-                                     "recomputed value", "cause"], name="errata-table"))
-    else:
-        out.append("No errata recorded in the notebooks yet.\n")
+                if e.status in found:
+                    found[e.status].append((titles.get(ch, ch), p, e))
+    return found
+
+
+def catalog_vendor_rows() -> list[list[str]]:
+    """The catalog's vendor notes (``fleetcalc.catalog.vendor_notes()``): entries whose book figure
+    differs from the vendor's published one, as rows of the errata page."""
+    from fleetcalc.catalog import vendor_notes
+    from fleetcalc.units import fmt
+
+    def show(q) -> str:
+        return fmt(q, None if q.dimensionless else "auto", sig=4)
+
+    rows = []
+    for path, e in vendor_notes().items():
+        vendor = show(e.vendor_quantity) if e.vendor_quantity is not None else "none published"
+        rows.append([esc(e.source), (esc(e.label) + " " if e.label else "") + f"`{path}`", esc(show(e.quantity)), esc(vendor),
+                     esc(e.vendor_note) + (" Source: " + esc(e.vendor_source) if e.vendor_source else "")])
+    return rows
+
+
+def errata_page(pages, book: dict, site: str) -> str:
+    found = findings(pages, book)
+    n = {k: len(v) for k, v in found.items()}
+    catalog_rows = catalog_vendor_rows()
+    out = ["# Errata, caveats, vendor notes and reconstructions\n",
+           "What the source texts get wrong, or what a check cannot confirm, in four classes. Each is "
+           "recorded in the notebook where the number is taught, by a check that fails the day it stops "
+           "being what it says, so these lists cannot go stale. Generated from the notebooks' outputs "
+           "and, for the catalog's vendor notes, from the hardware catalog.\n",
+           f"{n['erratum']} errata, {n['caveat']} caveats, {n['vendor']} vendor notes in the notebooks "
+           f"(and {len(catalog_rows)} in the catalog) and {n['reconstruction']} reconstructions.\n"]
+    headers = {
+        "erratum": ["book location", "quantity", "book prints", "the book's inputs give", "cause", "notebook"],
+        "caveat": ["book location", "quantity", "book prints", "recomputed", "how it misleads", "notebook"],
+        "vendor": ["book location", "quantity", "book's figure", "vendor's figure", "source and note", "notebook"],
+        "reconstruction": ["book location", "quantity", "book prints", "rebuilt value gives", "what was rebuilt, from what",
+                           "notebook"],
+    }
+    for k, (heading, meaning) in SECTIONS.items():
+        out.append(f"## {heading}\n")
+        out.append(meaning + "\n")
+        rows = [[esc(e.where), esc(e.name), esc(e.printed), esc(e.value.removesuffix(" (vendor)")), esc(e.note),
+                 doc_link(p) + f" ({esc(ch)})"] for ch, p, e in found[k]]
+        if rows:
+            out.append(cards(rows, headers[k], name=f"{k}-table", classes=f"findings findings-{k}"))
+        else:
+            out.append("None recorded in the notebooks.\n")
+        if k == "vendor":
+            out.append("### Vendor notes in the hardware catalog\n")
+            out.append("Every hardware figure of a real product in the catalog carries the vendor's published "
+                       "figure beside the book's (`fleetcalc.catalog.vendor_table`). These entries differ by more "
+                       "than the catalog's tolerance; the notebooks compute with the book's figure.\n")
+            if catalog_rows:
+                out.append(cards(catalog_rows, ["book location", "quantity", "book's figure", "vendor's figure",
+                                                "note and source"], name="vendor-catalog-table",
+                                 classes="findings findings-vendor"))
+            else:
+                out.append("None in the catalog.\n")
     return "\n".join(out)
 
 
@@ -377,12 +472,143 @@ def glossary_lines(seeds: Path, out: Path = GLOSSARY_LINES) -> int:
     return len(rows)
 
 
+# ----------------------------------------------------------------------------- citations
+
+CITED_LINES = ROOT / "tests" / "data" / "cited_source_lines.txt"
+SEED_FILES = {"000": "000_fff1170a72f11f87.txt", "001": "001_500bbf168f63cec3.txt"}
+_CITE = re.compile(r"\blines?\s+(\d+)((?:\s*(?:[-–,]|and)\s*\d{2,}(?![\d,]))*)")
+_SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_ZH_DIGIT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+
+
+def seed_key(page_path: Path) -> str:
+    """Which source text a notebook cites by line: Chapter 28 (000) or Vol. 2 (001)."""
+    return "000" if "ch28" in Path(page_path).parts else "001"
+
+
+def cited_line_numbers(where: str) -> list[int]:
+    """``"lines 1438-1440"`` -> [1438, 1439, 1440]; ``"lines 1512, 1826"`` -> [1512, 1826]; [] if none."""
+    m = _CITE.search(where)
+    if not m:
+        return []
+    rest = m.group(2) or ""
+    nums = [int(m.group(1))] + [int(x) for x in re.findall(r"\d+", rest)]
+    if len(nums) == 2 and re.match(r"\s*[-–]", rest) and 0 < nums[1] - nums[0] <= 20:
+        return list(range(nums[0], nums[1] + 1))
+    return nums
+
+
+def source_values(text: str) -> list[float]:
+    """Every number a source line states, as a float: digits with thousands separators, ×10ⁿ,
+    万/亿 multipliers, fractions a/b and X 分之一, both ends and the midpoint of a range, and the
+    small Chinese numerals before 倍 / 个数量级 / 番 (翻倍 = 2, 翻了两番 = 4)."""
+    t = text.replace("\u202f", "").replace("\u2009", "").replace("\xa0", " ").translate(_SUP)
+    t = re.sub(r"(?<=\d),\s?(?=\d{3}(?!\d))", "", t)
+    t = re.sub(r"(?<=\d),\s?(?=\d{3}(?!\d))", "", t)
+    vals: list[float] = []
+    num = r"(\d+(?:\.\d+)?)"
+    for m in re.finditer(num + r"(?:\s*[×x]\s*10\^?(-?\d+))?\s*(万|亿)?", t):
+        v = float(m.group(1)) * (10.0 ** int(m.group(2)) if m.group(2) else 1.0)
+        v *= {"万": 1e4, "亿": 1e8}.get(m.group(3) or "", 1.0)
+        vals.append(v)
+    for m in re.finditer(num + r"\s*百万", t):
+        vals.append(float(m.group(1)) * 1e6)
+    for m in re.finditer(r"([一两二三四五六七八九十])个九", t):
+        vals.append(100 * (1 - 10.0 ** -_ZH_DIGIT[m.group(1)]))
+    for m in re.finditer(num + r"\s*/\s*" + num, t):
+        if float(m.group(2)):
+            vals.append(float(m.group(1)) / float(m.group(2)))
+    mult = {"万": 1e4, "百万": 1e6, "亿": 1e8}
+    for m in re.finditer(num + r"\s*[-–~～至到]\s*" + num + r"\s*(百万|万|亿)?", t):
+        k = mult.get(m.group(3) or "", 1.0)
+        vals += [float(m.group(1)) * k, float(m.group(2)) * k, (float(m.group(1)) + float(m.group(2))) / 2 * k]
+    for m in re.finditer(r"([一两二三四五六七八九十])(?:个)?(?:数量级|倍|分之一|番|个九|块|台|张|个)", t):
+        vals.append(float(_ZH_DIGIT[m.group(1)]))
+    for m in re.finditer(r"([一两二三四五六七八九十])个?数量级", t):   # 一个数量级: also the factor, 10
+        vals.append(10.0 ** _ZH_DIGIT[m.group(1)])
+    for m in re.finditer(r"([一两二三四五六七八九十])分之一", t):
+        vals.append(1 / _ZH_DIGIT[m.group(1)])
+    if "翻倍" in t or "一倍" in t:
+        vals.append(2.0)
+    if "翻了两番" in t or "翻两番" in t:
+        vals.append(4.0)
+    return vals
+
+
+def printed_number(printed: str) -> tuple[float, float]:
+    """The number in a printed value (``"1.421e8 cu"``, ``"65 %"``) and half a unit in its last place."""
+    m = re.match(r"\s*([-+]?[\d,]*\.?\d+)(?:\s*(?:e|×10\^?)\s*([-+]?\d+))?", printed.replace("\u202f", ""))
+    if not m:
+        raise ValueError(f"no number in {printed!r}")
+    body = m.group(1).replace(",", "")
+    exp = int(m.group(2) or 0)
+    places = len(body.split(".")[1]) if "." in body else 0
+    return float(body) * 10.0 ** exp, 0.5 * 10.0 ** (exp - places)
+
+
+def line_holds(printed: str, text: str, scales=(1.0, 1e3, 1e-3, 1e2, 1e-2, 1e6, 1e9, 1e12)) -> bool:
+    """Whether a source line states the printed number (at its printed precision; a unit prefix
+    or a percent may shift it by a power of ten: 2.2 TB on a line of GB)."""
+    v, half = printed_number(printed)
+    for s in scales:
+        for c in source_values(text):
+            if abs(c * s - v) <= half * (1 + 1e-9) + 1e-12 * abs(v):
+                return True
+    return False
+
+
+def cited_checks(pages_paths) -> list[tuple[Path, Entry, str, list[int]]]:
+    """(notebook, ledger entry, seed key, cited lines) for every printed value whose ``where``
+    names a source line."""
+    out = []
+    for path in pages_paths:
+        for e in notebook_entries(Path(path)):
+            lines = cited_line_numbers(e.where)
+            # a worded comparison ("> 1" for "far above") prints no number of its own to look up
+            if e.printed and lines and e.printed[:1] not in "<>≤≥":
+                out.append((Path(path), e, seed_key(path), lines))
+    return out
+
+
+def notebooks_with_checks() -> list[Path]:
+    return sorted(list((ROOT / "chapters").rglob("*.ipynb")) + list((ROOT / "solutions").rglob("*.ipynb")))
+
+
+def load_cited_lines(path: Path = CITED_LINES) -> dict[str, str]:
+    """The committed extract: ``"001:1510"`` -> that source line's text."""
+    out = {}
+    if path.exists():
+        for row in path.read_text(encoding="utf-8").splitlines():
+            if row and not row.startswith("#"):
+                key, _, text = row.partition("\t")
+                out[key] = text
+    return out
+
+
+def cited_lines(seeds: Path, out: Path = CITED_LINES) -> int:
+    """Write the extract of every source line a check cites (so the citation test runs without
+    the source texts)."""
+    texts = {k: (seeds / f).read_text(encoding="utf-8").splitlines() for k, f in SEED_FILES.items()}
+    keys = sorted({(k, n) for _, _, k, ns in cited_checks(notebooks_with_checks()) for n in ns
+                   if 0 < n <= len(texts[k])})
+    rows = [f"{k}:{n}\t{texts[k][n - 1]}" for k, n in keys]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("# seed:line<TAB>the source line a book_says check cites (generated by tools/reference_pages.py "
+                   "cited-lines; seeds: " + ", ".join(f"{k}={v}" for k, v in SEED_FILES.items()) + ")\n"
+                   + "\n".join(rows) + "\n", encoding="utf-8")
+    return len(rows)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("glossary-lines")
     g.add_argument("--seeds", type=Path, required=True)
+    c = sub.add_parser("cited-lines")
+    c.add_argument("--seeds", type=Path, required=True)
     a = ap.parse_args(argv)
+    if a.cmd == "cited-lines":
+        print(f"wrote {cited_lines(a.seeds)} lines to {CITED_LINES.relative_to(ROOT)}")
     if a.cmd == "glossary-lines":
         print(f"wrote {glossary_lines(a.seeds)} lines to {GLOSSARY_LINES.relative_to(ROOT)}")
     return 0
