@@ -17,8 +17,7 @@ What a student does, done by Playwright through the UI only:
 Nothing in the repository changes: the notebooks are copied into a temporary root dir, and the
 server's settings, workspaces and runtime files live there too. Screenshots go to
 artifacts/screenshots/ (gitignored). Needs /usr/bin/chromium (tools/ensure_browser.sh; `make test`
-runs it first) and the playwright package; never `playwright install`. Selectors and flags:
-/work/shared/notes/toolchain.md §7.
+runs it first) and the playwright package; never `playwright install`.
 """
 from __future__ import annotations
 

@@ -28,11 +28,12 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from seeds import seeds_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 SITES = ("student", "instructor")
-SEEDS = Path(os.environ.get("WORKBOOK_SEEDS", "/work/shared/seeds"))
+SEEDS = seeds_dir()
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MARKERS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
            "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.book.MARKERS

@@ -393,7 +393,7 @@ def glossary_page(pages, book: dict, site: str) -> str:
 def notation_page(pages, book: dict, site: str) -> str:
     try:
         from fleetcalc import notation
-    except Exception as exc:  # pragma: no cover - the module is another helper's; say so on the page
+    except Exception as exc:  # pragma: no cover - a broken notation module: say so on the page
         return ("# Notation\n\nThe symbol table (lib/fleetcalc/notation.py) could not be imported: "
                 f"`{type(exc).__name__}`.\n")
 
