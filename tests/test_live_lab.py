@@ -198,7 +198,7 @@ def _table_rows(table) -> list[tuple[str, str]]:
 
 def _expected_rows(B: int) -> list[tuple[str, str]]:
     """Example 27.1's result table for batch B at the panel's other starting inputs, computed here
-    with fleetcalc and formatted with fmt(value, unit, decimals), as the panel's show= spec says."""
+    with fleetcalc and formatted with fmt(value, "auto", sig=n), as the panel's show= spec says."""
     from fleetcalc import roofline
     from fleetcalc.units import Q_, fmt
 
@@ -208,12 +208,18 @@ def _expected_rows(B: int) -> list[tuple[str, str]]:
     t = roofline.time_lower_bound(roofline.matmul_flops(B, d, d), roofline.matmul_bytes(B, d, d, s),
                                   R_peak, beta_mem)
     return [
-        ("intensity I (Eq. 28.4)", fmt(I, "FLOP/byte", 2)),
-        ("ridge I* (Eq. 28.3)", fmt(roofline.ridge_point(R_peak, beta_mem), "FLOP/byte", 1)),
-        ("attainable R (Eq. 28.2)", fmt(roofline.attainable_rate(I, R_peak, beta_mem), "TFLOP/s", 2)),
-        ("time bound t (Eq. 28.2)", fmt(t, "us", 2)),
+        ("batch B", str(B)),
+        ("intensity I (Eq. 28.4)", fmt(I, "auto", sig=4)),
+        ("ridge I* (Eq. 28.3)", fmt(roofline.ridge_point(R_peak, beta_mem), "auto", sig=3)),
+        ("attainable R (Eq. 28.2)", fmt(roofline.attainable_rate(I, R_peak, beta_mem), "auto", sig=3)),
+        ("time bound t (Eq. 28.2)", fmt(t, "auto", sig=3)),
         ("bound", str(roofline.bound_kind(I, R_peak, beta_mem))),
     ]
+
+
+# B is a log slider (0.01 decade per arrow press) whose value the panel rounds to a whole batch:
+# 30 presses from 1 reach 10**0.30 = 1.995, which the panel reads as B = 2
+PRESSES_TO_B2 = 30
 
 
 def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
@@ -227,21 +233,22 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     assert start == _expected_rows(1)
     # and shows the book's own numbers there: Eq. 28.6 prints I = 0.9995 FLOP/byte, §28.3 after
     # Eq. 28.7 prints a 2 TFLOP/s bound, and Eq. 28.3 a 50 FLOP/byte ridge (Ch. 28, Example 27.1)
-    assert dict(start)["intensity I (Eq. 28.4)"] == "1.00 FLOP/byte"
-    assert dict(start)["attainable R (Eq. 28.2)"] == "2.00 TFLOP/s"
-    assert dict(start)["ridge I* (Eq. 28.3)"] == "50.0 FLOP/byte"
+    assert dict(start)["intensity I (Eq. 28.4)"] == "0.9995 FLOP/B"
+    assert dict(start)["attainable R (Eq. 28.2)"] == "2 TFLOP/s"
+    assert dict(start)["ridge I* (Eq. 28.3)"] == "50 FLOP/B"
     slider = out.locator(".widget-slider").first
     expect(slider).to_contain_text("batch B")
-    expect(slider.locator(".widget-readout")).to_have_text("1")
+    expect(slider.locator(".widget-readout")).to_have_text("1.000")
     image_before = out.locator("img").first.get_attribute("src")
     out.scroll_into_view_if_needed()
     _shot(page, "live_lab_roofline_B1")
 
     slider.locator(".noUi-handle").focus()
-    page.keyboard.press("ArrowRight")                       # one step: B = 2
-    expect(slider.locator(".widget-readout")).to_have_text("2")
+    for _ in range(PRESSES_TO_B2):
+        page.keyboard.press("ArrowRight")
+    expect(slider.locator(".widget-readout")).to_have_text("1.995")
     want = _expected_rows(2)
-    expect(table).to_contain_text(want[0][1])               # waits for the kernel's answer
+    expect(table).to_contain_text(want[1][1])               # waits for the kernel's answer
     assert _table_rows(table) == want
     assert want != _expected_rows(1)
     expect(out.locator("img").first).not_to_have_attribute("src", image_before)  # the plot moved too
@@ -347,9 +354,10 @@ def test_lecture_mode_panel_moves_on_a_slide(page):
     image_before = out.locator("img").first.get_attribute("src")
     _shot(page, "live_lab_lecture_slide_B1")
     slider.locator(".noUi-handle").focus()
-    page.keyboard.press("ArrowRight")                               # one step: B = 2
-    expect(slider.locator(".widget-readout")).to_have_text("2")
-    expect(table).to_contain_text(_expected_rows(2)[0][1])          # the kernel answered
+    for _ in range(PRESSES_TO_B2):
+        page.keyboard.press("ArrowRight")
+    expect(slider.locator(".widget-readout")).to_have_text("1.995")
+    expect(table).to_contain_text(_expected_rows(2)[1][1])          # the kernel answered
     assert _table_rows(table) == _expected_rows(2)
     expect(out.locator("img").first).not_to_have_attribute("src", image_before)
     _shot(page, "live_lab_lecture_slide_B2")

@@ -292,7 +292,8 @@ def catalog_vendor_rows() -> list[list[str]]:
     rows = []
     for path, e in vendor_notes().items():
         vendor = show(e.vendor_quantity) if e.vendor_quantity is not None else "none published"
-        rows.append([esc(e.source), (esc(e.label) + " " if e.label else "") + f"`{path}`", esc(show(e.quantity)), esc(vendor),
+        what = e.label or f"{e.product}: {path.split('.', 1)[1].replace('_', ' ')}"
+        rows.append([esc(e.source), esc(what), esc(show(e.quantity)), esc(vendor),
                      esc(e.vendor_note) + (" Source: " + esc(e.vendor_source) if e.vendor_source else "")])
     return rows
 
