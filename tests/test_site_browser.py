@@ -129,7 +129,12 @@ def check_page(browser, server, site, rel):
                 pass
             rendered = page.evaluate(js.replace(">= n", "").replace("n =>", "() =>"))
             assert rendered == views, f"{url}: {views - rendered} of {views} panels did not render"
-            assert page.locator(".widget-slider, .widget-dropdown, .widget-readout").count() > 0, f"{url}: no controls"
+            if rel.startswith("exercises/"):
+                # answer first: a student's exercise panel is saved closed, as its reveal button
+                assert page.locator(".widget-button").count() > 0, f"{url}: no reveal button"
+                assert page.locator(".widget-slider").count() == 0, f"{url}: an exercise panel saved open"
+            else:
+                assert page.locator(".widget-slider, .widget-dropdown, .widget-readout").count() > 0, f"{url}: no controls"
         if nb is not None:
             main = page.inner_text("main")
             main_norm = re.sub(r"\s+", " ", main)
