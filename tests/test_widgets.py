@@ -176,3 +176,21 @@ def test_public_redraw_and_reset_figure():
     from PIL import Image
     import io
     assert Image.open(io.BytesIO(p.image.value)).size == Image.open(io.BytesIO(first)).size
+
+
+def test_snapped_limits_cover_the_data_and_stay_put_for_small_moves():
+    """fleetcalc.plots.fit_limits widens a range to whole decades (log) or a 1-1.5-2-3-5-7 grid
+    (linear): the data stays in view, and a small move inside a grid cell leaves the limits (and
+    so the ticks) alone, which lets the panel blit. Values by hand: 0.003..40 spans 1e-3..1e2."""
+    from matplotlib.figure import Figure
+
+    from fleetcalc.plots import fit_limits, snap_log, snap_up
+
+    assert snap_log(0.003, 40) == (1e-3, 1e2)
+    assert snap_up(2.9, 1.15) == 5 and snap_up(1.0, 1.0) == 1
+    ax = Figure().subplots()
+    ax.set_yscale("log")
+    fit_limits(ax, x=(0, 2.9), y=(0.003, 40))
+    assert ax.get_xlim() == (0, 3) and ax.get_ylim() == pytest.approx((1e-3, 1e2))
+    fit_limits(ax, x=(0, 2.7), y=(0.004, 55))
+    assert ax.get_xlim() == (0, 3) and ax.get_ylim() == pytest.approx((1e-3, 1e2))
