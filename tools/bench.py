@@ -52,17 +52,14 @@ from tools import panel_harness  # noqa: E402
 TARGETS = {"import_s": 0.3, "panel_median_ms": 100.0, "panel_p95_ms": 150.0, "median_of_medians_ms": 30.0,
            "compute_ms": 5.0, "notebook_s": 10.0}
 
-# The "## " sections this script writes; any other section of an existing results file (written by
-# another tool or by hand, e.g. "Grading a class") is kept, in its order, after the benchmark's own.
-OWN_SECTIONS = ("Import time", "Panels", "Panel builder vs", "Notebook execution", "Whole test suite",
-                "Site build")
-
-
-def kept_sections(old: str) -> list[str]:
-    """The sections of an earlier results file that this script did not write."""
+def kept_sections(old: str, written: list[str]) -> list[str]:
+    """The "## " sections of an earlier results file that this run did not write again: those of
+    other tools or written by hand (e.g. "Grading a class"), and measurements this run skipped
+    (each keeps the line saying which command made it). Kept in their order, after this run's."""
     parts = re.split(r"(?m)^(?=## )", old)
+    heads = {w.split("(")[0].strip() for w in written}
     return [part.rstrip() + "\n" for part in parts[1:]
-            if not part[3:].startswith(OWN_SECTIONS)]
+            if part[3:].split("\n", 1)[0].split("(")[0].strip() not in heads]
 
 
 def pct(xs, q):
@@ -312,7 +309,7 @@ def bench_builder_vs_interact(moves: int) -> dict:
         t_builder.append(time.perf_counter() - t0)
         c_builder.append(time.thread_time() - c0)
 
-    # 2. the plain way: interactive() + pyplot, a new figure per move, rendered as the inline backend does
+    # 3. the plain way: interactive() + pyplot, a new figure per move, rendered as the inline backend does
     I_axis = np.logspace(-1, 4, 200)
 
     def make_plain(plain_ticks: bool):
@@ -338,6 +335,36 @@ def bench_builder_vs_interact(moves: int) -> dict:
         return plain
 
     out = {"panel builder": (t_builder, c_builder)}
+
+    # 2. ipympl (if installed; it is not a dependency): one figure on ipympl's widget canvas, the
+    # same roofline plot and update function, and per move what its kernel side does when the
+    # browser asks for a redraw after draw_idle(): canvas.draw() is a full Agg draw, after which
+    # ipympl's manager computes the changed pixels (get_diff_image) and sends them on the comm
+    try:
+        from ipympl.backend_nbagg import Canvas as IpymplCanvas, FigureManager as IpymplManager
+    except ImportError:
+        IpymplCanvas = None
+    if IpymplCanvas is not None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(6.4, 3.4), dpi=90)
+        canvas = IpymplCanvas(fig)
+        IpymplManager(canvas, 0)  # what plt.figure() does under %matplotlib widget
+        ax = fig.subplots()
+        base = p.inputs()
+        upd = roofline_panel(ax, base, compute(**base))
+        fig.tight_layout()
+        canvas.draw()
+        times, cpus = [], []
+        for b in Bs:
+            t0, c0 = time.perf_counter(), time.thread_time()
+            inputs = dict(base, B=b)
+            upd(inputs, compute(**inputs))
+            canvas.draw()
+            times.append(time.perf_counter() - t0)
+            cpus.append(time.thread_time() - c0)
+        out["ipympl (draw_idle: full draw + diff image)"] = (times, cpus)
+        canvas.close()
     for label, ticks in (("interact + pyplot", False), ("interact + pyplot + plain_log_ticks", True)):
         times, cpus = [], []
         with contextlib.redirect_stdout(io.StringIO()):
@@ -477,7 +504,10 @@ def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks,
     for label, (dt, rc, tail) in extra.items():
         L += [f"## {label}", "", f"{dt:.0f} s (exit code {rc}): {tail}", ""]
     if path.exists():
-        L += kept_sections(path.read_text(encoding="utf-8"))
+        kept = kept_sections(path.read_text(encoding="utf-8"), [x[3:] for x in L if x.startswith("## ")])
+        if kept:
+            L += ["<!-- sections below were not measured by this run: kept from the earlier results file -->", ""]
+            L += [k.replace("<!-- sections below were not measured by this run: kept from the earlier results file -->\n", "") for k in kept]
     text = "\n".join(L)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
