@@ -52,6 +52,10 @@ from tools import panel_harness  # noqa: E402
 TARGETS = {"import_s": 0.3, "panel_median_ms": 100.0, "panel_p95_ms": 150.0, "median_of_medians_ms": 30.0,
            "compute_ms": 5.0, "notebook_s": 10.0}
 
+KEPT_MARK = ("<!-- sections below are kept from the earlier results file: written by hand or by other "
+             "tools, or not measured by this run -->")
+
+
 def kept_sections(old: str, written: list[str]) -> list[str]:
     """The "## " sections of an earlier results file that this run did not write again: those of
     other tools or written by hand (e.g. "Grading a class"), and measurements this run skipped
@@ -506,8 +510,8 @@ def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks,
     if path.exists():
         kept = kept_sections(path.read_text(encoding="utf-8"), [x[3:] for x in L if x.startswith("## ")])
         if kept:
-            L += ["<!-- sections below were not measured by this run: kept from the earlier results file -->", ""]
-            L += [k.replace("<!-- sections below were not measured by this run: kept from the earlier results file -->\n", "") for k in kept]
+            L += [KEPT_MARK, ""]
+            L += [re.sub(r"(?m)^<!-- sections below .*-->\n?", "", k) for k in kept]
     text = "\n".join(L)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
