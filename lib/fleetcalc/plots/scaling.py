@@ -20,11 +20,6 @@ def _m(q, unit=None):
     return np.asarray(q, dtype=float)
 
 
-def fit_data(ax):
-    ax.relim()
-    ax.autoscale_view()
-
-
 # --------------------------------------------------------------------------------------------
 
 
