@@ -5,7 +5,7 @@ import pytest
 from fleetcalc import roofline as rl
 from fleetcalc.plots.roofline import roofline_panel
 from fleetcalc.units import Q_
-from fleetcalc.widgets import PANELS, Knob, knob, panel
+from fleetcalc.widgets import Knob, collect_panels, knob, live_panels, panel
 
 
 def _example(B, s, R_peak, beta_mem):
@@ -23,8 +23,9 @@ def _panel(plot=roofline_panel):
 
 
 def test_panel_starts_at_book_inputs_and_recomputes():
-    p = _panel()
-    assert isinstance(p, widgets.VBox) and p in PANELS
+    with collect_panels() as made:
+        p = _panel()
+    assert isinstance(p, widgets.VBox) and made == [p] and p in live_panels()
     # Eq. 28.6: I = 0.9995 -> "1.00"; bound ~2 TFLOP/s on the abstract device
     assert "<code>1.00 FLOP/byte</code>" in p.table.value and "<code>2.0 TFLOP/s</code>" in p.table.value
     p.controls["B"].value = 64  # as a student moves the slider
@@ -33,7 +34,8 @@ def test_panel_starts_at_book_inputs_and_recomputes():
     assert "<code>100.0 TFLOP/s</code>" in p.table.value and "compute-bound" in p.table.value
     assert p.results["I"].m_as("FLOP/byte") == pytest.approx(62.0606, abs=1e-4)
     assert p.image.value[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(p.timings) == 2
+    assert len(p.timings) == 2 and len(p.updates) == 2
+    assert p.updates[0].render == "full" and all(u.compute_s >= 0 and u.draw_s > 0 for u in p.updates)
 
 
 def test_units_reach_compute_as_quantities():
@@ -91,7 +93,7 @@ def test_blitted_frames_match_a_full_draw():
     p = _panel()
     for b in range(2, 12):
         p.controls["B"].value = b
-    assert p._animated, "the operating point should be blitted after a few moves"
+    assert p.updates[-1].render == "blit", "the operating point should be blitted after a few moves"
     blit = np.asarray(Image.open(io.BytesIO(p.image.value)).convert("RGBA")).astype(int)
     full = np.asarray(Image.open(io.BytesIO(p.full_redraw_png())).convert("RGBA")).astype(int)
     assert blit.shape == full.shape
@@ -133,3 +135,62 @@ def test_panel_carries_its_layout_classes_and_css():
     # without main=, the first knob is the main one
     q = _panel(plot=None)
     assert "fc-main-knob" in q.controls["B"]._dom_classes
+
+
+def test_collect_panels_holds_the_only_strong_reference():
+    """No module-level list keeps panels (and their figures) alive: a closed panel, once the
+    caller drops it, is gone with its figure; collect_panels(draw=False) builds panels that
+    never draw."""
+    import gc
+    import weakref
+
+    with collect_panels() as outer:
+        with collect_panels(draw=False) as inner:
+            q = _panel()
+        p = _panel()
+    assert outer == [q, p] and inner == [q]
+    assert not q.drawing and q.figure is None and q.updates[0].render == "none"
+    assert p.drawing and p.figure is not None
+    fig, ref = weakref.ref(p.figure), weakref.ref(p)
+    p.close()
+    assert p.figure is None
+    del p, outer
+    gc.collect()
+    assert fig() is None and ref() is None
+    assert q in live_panels()
+
+
+def test_public_redraw_and_reset_figure():
+    """redraw(full=...) renders the current state; reset_figure() drops the figure and the next
+    update builds a new one showing the same picture as a full draw."""
+    p = _panel()
+    p.set(B=8)
+    first = p.image.value
+    p.reset_figure()
+    assert p.figure is None
+    p.redraw()
+    assert p.figure is not None and p.image.value[:8] == b"\x89PNG\r\n\x1a\n"
+    p.redraw(full=False)
+    assert p.updates_in_place
+    # the same state drawn by a fresh figure: same image size as before the reset
+    from PIL import Image
+    import io
+    assert Image.open(io.BytesIO(p.image.value)).size == Image.open(io.BytesIO(first)).size
+
+
+def test_snapped_limits_cover_the_data_and_stay_put_for_small_moves():
+    """fleetcalc.plots.fit_limits widens a range to whole decades (log) or a 1-1.5-2-3-5-7 grid
+    (linear): the data stays in view, and a small move inside a grid cell leaves the limits (and
+    so the ticks) alone, which lets the panel blit. Values by hand: 0.003..40 spans 1e-3..1e2."""
+    from matplotlib.figure import Figure
+
+    from fleetcalc.plots import fit_limits, snap_log, snap_up
+
+    assert snap_log(0.003, 40) == (1e-3, 1e2)
+    assert snap_up(2.9, 1.15) == 5 and snap_up(1.0, 1.0) == 1
+    ax = Figure().subplots()
+    ax.set_yscale("log")
+    fit_limits(ax, x=(0, 2.9), y=(0.003, 40))
+    assert ax.get_xlim() == (0, 3) and ax.get_ylim() == pytest.approx((1e-3, 1e2))
+    fit_limits(ax, x=(0, 2.7), y=(0.004, 55))
+    assert ax.get_xlim() == (0, 3) and ax.get_ylim() == pytest.approx((1e-3, 1e2))

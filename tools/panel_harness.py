@@ -3,8 +3,8 @@
 For each chapter, solution and exercise notebook source (MyST ``.md``, read with jupytext) the
 harness executes the code cells in order, in a fresh namespace, in this process (IPython's
 ``display`` is a no-op, matplotlib uses Agg), and returns the :class:`fleetcalc.widgets.Panel`
-objects each cell created (``fleetcalc.widgets.PANELS`` grows as panels are built), with the
-notebook path and the cell index (the same index as in the executed ``.ipynb`` twin).
+objects each cell created (gathered with ``fleetcalc.widgets.collect_panels``; the result holds
+the only references), with the notebook path and the cell index (the same index as in the executed ``.ipynb`` twin).
 
 A cell that raises is reported (:class:`CellFailure`), never hidden; later cells still run, so
 one broken cell does not hide the panels after it (a failure that follows an earlier one is
@@ -146,19 +146,6 @@ def _sandbox(cwd: Path):
         plt.close("all")
 
 
-@contextlib.contextmanager
-def _no_draw(widgets, active: bool):
-    if not active:
-        yield
-        return
-    saved = widgets.Panel._draw
-    widgets.Panel._draw = lambda self, inputs, results: None
-    try:
-        yield
-    finally:
-        widgets.Panel._draw = saved
-
-
 def _to_python(source: str) -> str:
     if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
         return source
@@ -170,8 +157,8 @@ def _to_python(source: str) -> str:
 def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> NotebookResult:
     """Execute one notebook source in-process and return its panels and failing cells.
 
-    ``draw=False`` skips the panels' plots (``Panel._draw`` is a no-op while the notebook runs,
-    and stays off for those panels): enough for tests that only call ``compute_at``, and
+    ``draw=False`` skips the panels' plots (they are built with ``Panel.drawing`` off, see
+    ``fleetcalc.widgets.collect_panels``): enough for tests that only call ``compute_at``, and
     several times faster.
     """
     import jupytext
@@ -190,13 +177,13 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
     out = io.StringIO()
     t0 = time.perf_counter()
     with _sandbox(path.parent), contextlib.redirect_stdout(out if quiet else sys.stdout), \
-            _no_draw(widgets, not draw):
+            widgets.collect_panels(draw=draw) as made:
         for i, cell in enumerate(nb.cells):
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
             res.n_code_cells += 1
             tags = cell.metadata.get("tags", [])
-            before = len(widgets.PANELS)
+            before = len(made)
             try:
                 code = compile(_to_python(cell.source), f"<{rel} cell {i}>", "exec")
                 exec(code, ns)
@@ -206,7 +193,7 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
                 if "raises-exception" not in tags:
                     res.failures.append(CellFailure(rel, i, f"{type(exc).__name__}: {exc}",
                                                     traceback.format_exc(limit=-6), bool(res.failures)))
-            for n, p in enumerate(widgets.PANELS[before:]):
+            for n, p in enumerate(made[before:]):
                 res.panels.append(PanelRecord(rel, i, p, n))
     res.seconds = time.perf_counter() - t0
     res.stdout = out.getvalue() if quiet else ""

@@ -117,7 +117,10 @@ def readout(widget, value) -> str:
     import ipywidgets as w
 
     if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
-        return str(widget._options_labels[list(widget._options_values).index(value)])
+        opts = widget.options  # a dict, (label, value) pairs, or plain values labelled by str()
+        pairs = (list(opts.items()) if isinstance(opts, dict) else
+                 [o if isinstance(o, tuple) and len(o) == 2 else (str(o), o) for o in opts])
+        return str(next(label for label, v in pairs if v == value))
     fmt = getattr(widget, "readout_format", "d")
     try:
         return format(value, fmt)

@@ -20,7 +20,13 @@
 
 The figure is a plain ``matplotlib.figure.Figure`` rendered to PNG into an ``Image`` widget: no
 pyplot state, no inline-backend flicker, and the saved widget state shows the plot on the static
-site. Every panel made in a process is kept in :data:`PANELS` (tests and benchmarks sweep them).
+site.
+
+Tools and tests get the panels a block of code builds with :func:`collect_panels` (the caller
+holds them; nothing else does), and :func:`live_panels` lists the panels still alive. Each update
+appends an :class:`UpdateRecord` (compute, table and draw time; full draw or blit) to
+``Panel.updates``; ``Panel.redraw()``, ``Panel.reset_figure()`` and ``Panel.close()`` are the
+hooks a benchmark or a long-running kernel needs.
 """
 from __future__ import annotations
 
@@ -29,18 +35,75 @@ import inspect
 import io
 import math
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable
+import weakref
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 import ipywidgets as widgets
 
 from .units import Quantity, as_quantity, fmt
 from .validate import InputError
 
-__all__ = ["knob", "Knob", "panel", "Panel", "PANELS", "MAX_VISIBLE_KNOBS"]
+__all__ = ["knob", "Knob", "panel", "Panel", "UpdateRecord", "collect_panels", "live_panels",
+           "MAX_VISIBLE_KNOBS"]
 
-PANELS: list["Panel"] = []
 MAX_VISIBLE_KNOBS = 5
+
+# Every live panel, held weakly: a panel (and its figure) goes away when the notebook drops it.
+_LIVE: "weakref.WeakSet[Panel]" = weakref.WeakSet()
+# The lists of the open collect_panels() blocks, innermost last, with their draw flag.
+_COLLECTORS: list[tuple[list, bool]] = []
+
+
+def live_panels() -> list["Panel"]:
+    """The panels of this process that are still referenced somewhere (weakly tracked)."""
+    return list(_LIVE)
+
+
+@contextmanager
+def collect_panels(draw: bool = True) -> Iterator[list["Panel"]]:
+    """Collect the panels built inside the block, in order, into the list it yields.
+
+        with collect_panels() as made:
+            exec(cell_source, namespace)
+        for p in made: ...
+
+    Only the caller's list holds the panels. ``draw=False``: the panels built inside never draw
+    their plot (``Panel.drawing`` is off): enough for checks that only call ``compute_at``.
+    Blocks nest; every open block receives the panel.
+    """
+    made: list[Panel] = []
+    _COLLECTORS.append((made, draw))
+    try:
+        yield made
+    finally:
+        _COLLECTORS.remove((made, draw))
+
+
+@dataclass(frozen=True)
+class UpdateRecord:
+    """One update of a panel: wall (``*_s``) and this thread's CPU (``cpu_*_s``) seconds per phase.
+
+    ``render`` says how the plot was brought up to date: ``"full"`` (whole figure drawn),
+    ``"blit"`` (only the moving artists drawn on the cached background), ``"replot"`` (axes
+    cleared and ``plot`` called again, then a full draw) or ``"none"`` (no plot, or drawing off).
+    """
+    compute_s: float
+    table_s: float
+    draw_s: float
+    cpu_compute_s: float
+    cpu_table_s: float
+    cpu_draw_s: float
+    render: str
+
+    @property
+    def total_s(self) -> float:
+        return self.compute_s + self.table_s + self.draw_s
+
+    @property
+    def cpu_s(self) -> float:
+        return self.cpu_compute_s + self.cpu_table_s + self.cpu_draw_s
 
 # How a panel fits its width, in JupyterLab, in slides and on the static site alike (the site
 # serves the same rules as _static/fc-panels.css). The panel is a size container: at most 560 px
@@ -191,12 +254,17 @@ class Panel(widgets.VBox):
         self.message = widgets.HTML()
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
         self.results: dict = {}
-        self.timings: list[tuple[float, float]] = []  # (compute s, draw s) per update
+        self.updates: list[UpdateRecord] = []  # one record per update, oldest first
+        # False: the plot is never drawn (set by collect_panels(draw=False); checks of compute only)
+        self.drawing = all(d for _, d in _COLLECTORS)
         self._n_axes = axes
         self._figsize = figsize
         self._fig = None
         self._axes = None
         self._updater = None
+        self._animated: list = []
+        self._background = None
+        self._last_render = "none"
         heading = f"<b>{html.escape(title)}</b>" + (f" <span style='color:#666'>({html.escape(where)})</span>" if where else "")
         if prompt:
             heading += (f"<div class='fc-prompt'><b>Predict first:</b> {html.escape(prompt)}</div>")
@@ -235,7 +303,9 @@ class Panel(widgets.VBox):
         for w in self.controls.values():
             w.observe(self._on_change, names="value")
         self.update()
-        PANELS.append(self)
+        _LIVE.add(self)
+        for made, _ in _COLLECTORS:
+            made.append(self)
 
     def _label(self, name) -> str:
         if name is None:
@@ -263,23 +333,32 @@ class Panel(widgets.VBox):
     def _on_change(self, change):
         self.update()
 
+    @property
+    def timings(self) -> list[tuple[float, float]]:
+        """(compute s, table + draw s) per update, wall time (see :attr:`updates` for more)."""
+        return [(u.compute_s, u.table_s + u.draw_s) for u in self.updates]
+
     def update(self):
+        """Recompute from the sliders, refresh the table and the plot; append an UpdateRecord."""
         inputs = self.inputs()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             results = self.compute(**inputs)
         except (ValueError, TypeError) as exc:  # InputError and any other refusal: say it, keep the last result
             self.message.value = f"<span style='color:#b00'>{html.escape(str(exc))}</span>"
             return
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.thread_time()
         self.message.value = ""
         self.results = results
         self.table.value = self._table_html(results)
-        if self.plot_fn is not None:
+        t2, c2 = time.perf_counter(), time.thread_time()
+        self._last_render = "none"
+        if self.plot_fn is not None and self.drawing:
             self._draw(inputs, results)
-        t2 = time.perf_counter()
-        self.timings.append((t1 - t0, t2 - t1))
-        if t2 - t0 > self.SLOW_UPDATE_S:
+        t3, c3 = time.perf_counter(), time.thread_time()
+        self.updates.append(UpdateRecord(t1 - t0, t2 - t1, t3 - t2, c1 - c0, c2 - c1, c3 - c2,
+                                         self._last_render))
+        if t3 - t0 > self.SLOW_UPDATE_S:
             # a drag on a live kernel sends every intermediate value; when one update is this
             # slow the plot would trail the mouse, so recompute on release instead
             for w in self.controls.values():
@@ -334,7 +413,7 @@ class Panel(widgets.VBox):
             self._axes = axs if self._n_axes == 1 else tuple(axs)
             self._updater = self.plot_fn(self._axes, inputs, results)
             self._fig.tight_layout()
-            self._animated: list = []
+            self._animated = []
             self._render(full=True)
             return
         if self._updater is None:
@@ -342,6 +421,7 @@ class Panel(widgets.VBox):
                 ax.clear()
             self.plot_fn(self._axes, inputs, results)
             self._render(full=True)
+            self._last_render = "replot"
             return
         before = self._layout_state()
         self._updater(inputs, results)
@@ -362,6 +442,7 @@ class Panel(widgets.VBox):
         self._render(full=True)
 
     def _render(self, full: bool):
+        self._last_render = "full" if full else "blit"
         canvas = self._canvas
         if full:
             canvas.draw()  # animated artists are left out of this draw
@@ -379,8 +460,49 @@ class Panel(widgets.VBox):
             buf, format="png", compress_level=1)
         self.image.value = buf.getvalue()
 
+    # -- public hooks (tools, tests, long-running kernels) ------------------------------------
+    def redraw(self, full: bool = True):
+        """Render the current state again: ``full=True`` draws the whole figure (and refreshes the
+        cached background), ``full=False`` blits the moving artists onto the cached background.
+        Builds the figure first if there is none (after :meth:`reset_figure`)."""
+        if self.plot_fn is None or not self.drawing:
+            return
+        if self._fig is None:
+            self._draw(self.inputs(), self.results)
+            return
+        self._render(full=full or self._background is None)
+
+    def reset_figure(self):
+        """Drop the figure (and its memory); the next update or :meth:`redraw` builds a new one."""
+        self._fig = self._axes = self._updater = None
+        self._canvas = self._background = None
+        self._animated = []
+
+    def close(self):
+        """Close the panel's widgets and drop its figure (what a notebook does when it is done)."""
+        self.reset_figure()
+
+        def descendants(w):
+            for child in getattr(w, "children", ()):
+                yield from descendants(child)
+                yield child
+            for part in (getattr(w, "layout", None), getattr(w, "style", None)):
+                if isinstance(part, widgets.Widget):
+                    yield part
+
+        for w in list(descendants(self)):
+            w.close()
+        super().close()
+
+    @property
+    def updates_in_place(self) -> bool:
+        """True when ``plot`` returned an update function (moves update artists, may blit)."""
+        return self._updater is not None
+
     def full_redraw_png(self) -> bytes:
         """PNG of a full (non-blitted) draw of the current state, for tests."""
+        if self._fig is None:
+            self.redraw()
         saved = list(self._animated)
         for a in saved:
             a.set_animated(False)

@@ -1,6 +1,8 @@
 """Occupancy limits of Eq. 28.1 (Ch. 28 §28.2) as bars, the binding one marked."""
 from __future__ import annotations
 
+from . import fit_limits
+
 LABELS = {"n_arch": "block limit", "registers": "registers", "shared_memory": "shared mem", "threads": "threads"}
 
 
@@ -25,7 +27,7 @@ def limits_panel(ax, inputs, results):
             on = n in res["limits"] and res["limits"][n] == res["bound"]
             b.set_color("#c0392b" if on else ("#dddddd" if n not in res["limits"] else "#9db4cf"))
         line.set_ydata([res["bound"], res["bound"]])
-        ax.set_ylim(0, max(h) * 1.15 + 1)
+        fit_limits(ax, y=(0, max(h) * 1.15 + 1))
         ax.set_title(f"binding: {', '.join(res['binding'])} -> {res['bound']} blocks", fontsize=9)
 
     update(inputs, results)

@@ -3,6 +3,7 @@ under a deadline."""
 from __future__ import annotations
 
 import numpy as np
+from . import fit_limits
 
 
 def _top(ax, state, key, hi, pad=1.1):
@@ -11,7 +12,7 @@ def _top(ax, state, key, hi, pad=1.1):
     top = state.get(key)
     if top is None or hi > top / pad * 1.0001 or hi < top * 0.4:
         state[key] = hi * pad
-        ax.set_ylim(0, state[key])
+        fit_limits(ax, y=(0, state[key]))
 
 
 def devices_cost_panel(ax, inputs, results):
@@ -64,7 +65,7 @@ def replicas_panel(ax, inputs, results):
         top = max(res["replicas_curve"].max(), res["replicas"]) * 1.1 + 1
         if lims.get("y") is None or top > lims["y"] or top < lims["y"] * 0.4:
             lims["y"] = top
-            ax.set_ylim(0, top)
+            fit_limits(ax, y=(0, top))
 
     update(inputs, results)
     return update

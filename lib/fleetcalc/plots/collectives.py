@@ -6,7 +6,7 @@ import numpy as np
 
 from ..collectives import ring_allreduce_time, ring_tree_crossover, tree_allreduce_time
 from ..units import Q_
-from . import log_axes, plain_log_ticks
+from . import fit_limits, log_axes, plain_log_ticks
 
 _M = np.logspace(0, 10, 120)   # 1 byte .. 10 GB
 
@@ -34,7 +34,7 @@ def ring_tree_panel(ax, inputs, results):
         lt.set_ydata(t)
         vx.set_xdata([max(mx, 1), max(mx, 1)])
         pt.set_data([res["m"].to("byte").magnitude], [res["t_ring"].to("s").magnitude])
-        ax.set_ylim(min(r.min(), t.min()) / 2, max(r.max(), t.max()) * 2)
+        fit_limits(ax, y=(min(r.min(), t.min()) / 2, max(r.max(), t.max()) * 2))
 
     update(inputs, results)
     return update
@@ -61,7 +61,7 @@ def ring_terms_vs_p_panel(ax, inputs, results):
             hot = P[b] == res["p"]
             b1[b].set_alpha(1 if hot else 0.45)
             b2[b].set_alpha(1 if hot else 0.45)
-        ax.set_ylim(0, float(np.max(res["lat_us"] + res["bw_us"])) * 1.15)
+        fit_limits(ax, y=(0, float(np.max(res["lat_us"] + res["bw_us"])) * 1.15))
 
     update(inputs, results)
     return update
@@ -87,7 +87,7 @@ def overlap_panel(ax, inputs, results):
         bo.set_width(o)
         s = res["t_step"].to("ms").magnitude
         step.set_xdata([s, s])
-        ax.set_xlim(0, max(c + n, 1e-9) * 1.05)
+        fit_limits(ax, x=(0, max(c + n, 1e-9) * 1.05))
         ax.set_ylim(-0.6, 1.6)
         ax.set_title(f"t_step = {s:.3g} ms = t_c + t_n - t_o", fontsize=9)
 
@@ -113,11 +113,11 @@ def cut_panel(ax, inputs, results):
         v = [res["port_sum"].to("GB/s").magnitude, res["cut"].to("GB/s").magnitude]
         for b, h in zip(bars, v):
             b.set_height(h)
-        ax.set_ylim(min(v) / 3, max(v) * 3)
+        fit_limits(ax, y=(min(v) / 3, max(v) * 3))
         t = [res["t_a2a"].to("ms").magnitude, res["t_neigh"].to("ms").magnitude]
         for b, h in zip(tb, t):
             b.set_height(h)
-        ax2.set_ylim(min(t) / 3, max(t) * 3)
+        fit_limits(ax2, y=(min(t) / 3, max(t) * 3))
 
     update(inputs, results)
     return update

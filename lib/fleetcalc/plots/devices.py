@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import plain_log_ticks
+from . import fit_limits, plain_log_ticks
 from .roofline import roof_curve
 
 _I = np.logspace(-1, 4.3, 240)
@@ -72,7 +72,7 @@ def roofline_workloads(ax, inputs, results):
         top = state["top"]
         if top is None or not (top / 8 < r_peak < top / 2):
             state["top"] = r_peak * 4
-            ax.set_ylim(0.05, state["top"])
+            fit_limits(ax, y=(0.05, state["top"]))
 
     update(inputs, results)
     return update

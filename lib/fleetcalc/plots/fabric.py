@@ -6,7 +6,7 @@ import numpy as np
 from .. import fabric
 from ..collectives import ring_allreduce_time, tree_allreduce_time
 from ..units import Q_
-from . import log_axes, plain_log_ticks
+from . import fit_limits, log_axes, plain_log_ticks
 
 _K = np.arange(4, 130, 2)
 _P = 2 ** np.arange(1, 15)          # 2 .. 16384 processes
@@ -35,7 +35,7 @@ def step_timeline_panel(ax, inputs, results):
             ba.set_x(c)
             ba.set_width(t)
             txt.set_text(f"utilisation {float(u.to('').magnitude):.1%}")
-        ax.set_xlim(0, (c + max(i, e)) * 1.05)
+        fit_limits(ax, x=(0, (c + max(i, e)) * 1.05))
         ax.set_ylim(-0.5, 1.6)
 
     update(inputs, results)
@@ -62,7 +62,7 @@ def allreduce_vs_p_panel(ax, inputs, results):
         lr.set_ydata(r)
         lt.set_ydata(t)
         pt.set_data([res["p"]], [res["t_ring"].to("s").magnitude])
-        ax.set_ylim(min(r.min(), t.min()) / 2, max(r.max(), t.max()) * 2)
+        fit_limits(ax, y=(min(r.min(), t.min()) / 2, max(r.max(), t.max()) * 2))
 
     update(inputs, results)
     return update
@@ -114,8 +114,8 @@ def oversubscription_panel(ax, inputs, results):
         t = res["data"].to("TB").magnitude / bw
         lb.set_ydata(bw)
         lt.set_ydata(t)
-        ax.set_ylim(0, bw.max() * 1.1)
-        ax2.set_ylim(0, t.max() * 1.1)
+        fit_limits(ax, y=(0, bw.max() * 1.1))
+        fit_limits(ax2, y=(0, t.max() * 1.1))
         x = float(res["ratio"])
         vr.set_xdata([x, x])
 
@@ -144,7 +144,7 @@ def stall_cost_panel(ax, inputs, results):
         y = fabric.stall_cost(b, float(res["comm_fraction"]), s).magnitude / 1e6
         mine.set_ydata(y)
         pt.set_data([float(res["slowdown"])], [res["cost"].to("cu").magnitude / 1e6])
-        ax.set_ylim(0, max(b.to("cu").magnitude / 1e6, 1e-9) * 1.02)
+        fit_limits(ax, y=(0, max(b.to("cu").magnitude / 1e6, 1e-9) * 1.02))
 
     update(inputs, results)
     return update
@@ -195,7 +195,7 @@ def hops_panel(ax, inputs, results):
             b1[i].set_height(sw[i])
             b2[i].set_y(sw[i])
             b2[i].set_height(fe[i])
-        ax.set_ylim(0, float((sw + fe).max()) * 1.2 + 1e-9)
+        fit_limits(ax, y=(0, float((sw + fe).max()) * 1.2 + 1e-9))
 
     update(inputs, results)
     return update
@@ -204,18 +204,35 @@ def hops_panel(ax, inputs, results):
 def ecmp_panel(ax, inputs, results):
     """Distribution of the busiest path's load when flows are hashed onto equal-cost paths, with
     perfect balance marked (Vol. 2 Ch. 3 §3.6). Needs ``pmf`` (array over loads 0..flows) and
-    ``ideal``."""
-    def update(inputs, res):
+    ``ideal``. Bars for up to 32 flows are made once (more only if the flows outgrow them); moves
+    resize and hide them."""
+    state = {"n": 0}
+
+    def build(n):
         ax.clear()
-        pmf = np.asarray(res["pmf"])
-        loads = np.arange(len(pmf))
-        keep = pmf > 1e-6
-        ax.bar(loads[keep], pmf[keep], color="#4e79a7", label="P(busiest path = load)")
-        ax.axvline(float(res["ideal"]), color="#59a14f", ls="--", lw=2, label="perfect balance")
+        state["n"] = n
+        state["bars"] = list(ax.bar(np.arange(n), np.zeros(n), color="#4e79a7", label="P(busiest path = load)"))
+        state["ideal"] = ax.axvline(0.0, color="#59a14f", ls="--", lw=2, label="perfect balance")
         ax.set_xlabel("flows on the busiest path")
         ax.set_ylabel("probability")
         ax.legend(fontsize=8, loc="upper right")
         ax.grid(True, axis="y", alpha=0.25)
+
+    def update(inputs, res):
+        pmf = np.asarray(res["pmf"], dtype=float)
+        if len(pmf) > state["n"]:
+            build(max(len(pmf), 33))
+        keep = np.zeros(state["n"], dtype=bool)
+        keep[: len(pmf)] = pmf > 1e-6
+        for bar, h, k in zip(state["bars"], np.resize(pmf, state["n"]), keep):
+            bar.set_height(h if k else 0.0)
+            bar.set_visible(bool(k))
+        ideal = float(res["ideal"])
+        state["ideal"].set_xdata([ideal, ideal])
+        loads = np.nonzero(keep)[0]
+        lo = min(float(loads.min()) if loads.size else 0.0, ideal)
+        hi = max(float(loads.max()) if loads.size else 1.0, ideal)
+        fit_limits(ax, x=(max(lo - 0.6, -0.6), hi + 0.6), y=(0, float(pmf.max()) * 1.05))
 
     update(inputs, results)
     return update
@@ -258,8 +275,8 @@ def incast_panel(ax, inputs, results):
         q.set_data(tt, np.minimum(tt * excess, res["buffer"].to("MB").magnitude))
         b = res["buffer"].to("MB").magnitude
         buf.set_ydata([b, b])
-        ax.set_xlim(0, tt[-1])
-        ax.set_ylim(0, b * 1.3)
+        fit_limits(ax, x=(0, tt[-1]))
+        fit_limits(ax, y=(0, b * 1.3))
         ax.set_title(f"buffer full after {tf:.3g} µs; then PFC pauses or packets drop", fontsize=9)
 
     update(inputs, results)
@@ -282,7 +299,7 @@ def barrier_panel(ax, inputs, results):
         per = max(res["per_gpu_day"].to("cu").magnitude, 1e-12)
         ln.set_ydata(n * per)
         pt.set_data([res["gpus"]], [max(res["cost_day"].to("cu").magnitude, 1e-12)])
-        ax.set_ylim(n[0] * per / 2, n[-1] * per * 2)
+        fit_limits(ax, y=(n[0] * per / 2, n[-1] * per * 2))
 
     update(inputs, results)
     return update

@@ -3,6 +3,7 @@ into IT and overhead (PUE) (Vol. 2 Ch. 2 §§ Rack, Facility, Pod)."""
 from __future__ import annotations
 
 import numpy as np
+from . import fit_limits
 
 RED = "#c0392b"
 BLUE = "#1f4e79"
@@ -15,7 +16,7 @@ def _top(ax, state, key, hi, pad):
     top = state.get(key)
     if top is None or hi > top / pad * 1.0001 or hi < top * 0.4:
         state[key] = hi * pad
-        ax.set_ylim(0, state[key])
+        fit_limits(ax, y=(0, state[key]))
 
 
 def rack_and_facility(axes, inputs, results):

@@ -5,7 +5,7 @@ import numpy as np
 
 from ..collectives import alpha_beta_time, latency_bandwidth_threshold
 from ..units import Q_
-from . import log_axes
+from . import fit_limits, log_axes
 
 _N = np.logspace(2, 10, 120)   # 100 B .. 10 GB
 
@@ -40,7 +40,7 @@ def alpha_beta_panel(ax, inputs, results):
         n = res["n"].to("byte").magnitude
         p1.set_data([n], [res["T_ib"].to("s").magnitude])
         p2.set_data([n], [res["T_eth"].to("s").magnitude])
-        ax.set_ylim(min(t1.min(), t2.min()) / 2, max(t1.max(), t2.max()) * 2)
+        fit_limits(ax, y=(min(t1.min(), t2.min()) / 2, max(t1.max(), t2.max()) * 2))
 
     update(inputs, results)
     return update
@@ -98,7 +98,7 @@ def link_budget_panel(ax, inputs, results):
         b_m[0].set_height(m)
         b_m[0].set_color("#59a14f" if m >= 0 else "#c0392b")
         line.set_ydata([b, b])
-        ax.set_ylim(min(0, c + k + m) - 1, max(b, c + k) * 1.3)
+        fit_limits(ax, y=(min(0, c + k + m) - 1, max(b, c + k) * 1.3))
         ax.set_title("margin < 0: the link fails" if m < 0 else f"margin {m:.1f} dB", fontsize=9)
 
     update(inputs, results)
@@ -120,7 +120,7 @@ def link_power_panel(ax, inputs, results):
         w = res["power_per_link"].to("W").magnitude
         ln.set_ydata(n * w / 1e3)
         pt.set_data([res["n_links"]], [res["P_links"].to("kW").magnitude])
-        ax.set_ylim(0, max(n[-1] * w / 1e3, 1) * 1.05)
+        fit_limits(ax, y=(0, max(n[-1] * w / 1e3, 1) * 1.05))
 
     update(inputs, results)
     return update

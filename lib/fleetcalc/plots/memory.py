@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from . import fit_limits
 
 COMPONENTS = ("weights", "gradients", "optimizer", "activations", "buffers")
 COLORS = {"weights": "#1f4e79", "gradients": "#4f81bd", "optimizer": "#9bbb59",
@@ -64,7 +65,7 @@ def memory_stack(ax, inputs, results):
         total_text.set_text(f"{b:.1f} GB" + (" > HBM" if b > cap else ""))
         total_text.set_color(RED if b > cap else "black")
         top = max(b, cap, host, share) * 1.25
-        ax.set_ylim(0, top if top > 0 else 1)
+        fit_limits(ax, y=(0, top if top > 0 else 1))
 
     update(inputs, results)
     return update
@@ -102,7 +103,7 @@ def state_bars(ax, inputs, results):
         host = float(res["host_dram"].to("GB").magnitude)
         hbm_line.set_ydata([hbm, hbm])
         host_line.set_ydata([host, host])
-        ax.set_ylim(0, max(b0, hbm, host) * 1.15)
+        fit_limits(ax, y=(0, max(b0, hbm, host) * 1.15))
 
     update(inputs, results)
     return update

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import plain_log_ticks
+from . import fit_limits, plain_log_ticks
 
 RED = "#c0392b"
 BLUE = "#1f4e79"
@@ -36,7 +36,7 @@ def staircase(ax, inputs, results):
             bar.set_height(ti)
             lab.set_position((xi, ti))
             lab.set_text(f"{ti:.3g} ms\n@{bi:.4g} GB/s")
-        ax.set_ylim(max(t.min() / 5, 1e-6), t.max() * 20)
+        fit_limits(ax, y=(max(t.min() / 5, 1e-6), t.max() * 20))
 
     update(inputs, results)
     return update
@@ -72,7 +72,7 @@ def step_breakdown(ax, inputs, results):
             bn.set_width(ni)
             t.set_position((c + ni, yi))
             t.set_text(f" busy {100 * c / (c + ni):.1f}%")
-        ax.set_xlim(0, (c + n.max()) * 1.35)
+        fit_limits(ax, x=(0, (c + n.max()) * 1.35))
 
     update(inputs, results)
     return update
@@ -111,7 +111,7 @@ def failure_curves(ax, inputs, results):
             # line: mark the legend (never blitted) stale to ask for a full draw
             ax.get_legend().stale = True
         pt.set_data([res["n"]], [100 * float(_mag(res["p"]))])
-        ax2.set_ylim(0, max(f.max() * 1.1, 1e-3))
+        fit_limits(ax2, y=(0, max(f.max() * 1.1, 1e-3)))
 
     update(inputs, results)
     return update
@@ -172,8 +172,8 @@ def prefetch_plot(ax, inputs, results):
         k = _m(res["k_curve"])
         line.set_data(x, k)
         pt.set_data([float(_m(res["sigma"], "s"))], [float(_m(res["k"]))])
-        ax.set_xlim(0, x.max())
-        ax.set_ylim(0, k.max() + 1)
+        fit_limits(ax, x=(0, x.max()))
+        fit_limits(ax, y=(0, k.max() + 1))
 
     update(inputs, results)
     return update

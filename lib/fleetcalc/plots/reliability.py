@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import plain_log_ticks
+from . import fit_limits, plain_log_ticks
 
 
 def waste_panel(ax, inputs, results):
@@ -37,8 +37,8 @@ def waste_panel(ax, inputs, results):
         ts = res["tau_star"].to("min").magnitude
         vs.set_xdata([ts, ts])
         pt.set_data([res["tau"].to("min").magnitude], [100 * res["w"].to("").magnitude])
-        ax.set_xlim(x[0], x[-1])
-        ax.set_ylim(max(min(w.min(), r.min() if r.min() > 0 else w.min()) / 3, 1e-4), w.max() * 2)
+        fit_limits(ax, x=(x[0], x[-1]))
+        fit_limits(ax, y=(max(min(w.min(), r.min() if r.min() > 0 else w.min()) / 3, 1e-4), w.max() * 2))
 
     update(inputs, results)
     return update
@@ -58,7 +58,7 @@ def mtbf_panel(ax, inputs, results):
     def update(inputs, res):
         ln.set_ydata(res["mtbf_h"])
         pt.set_data([res["n"]], [res["mtbf_job"].to("hour").magnitude])
-        ax.set_ylim(res["mtbf_h"].min() / 2, res["mtbf_h"].max() * 2)
+        fit_limits(ax, y=(res["mtbf_h"].min() / 2, res["mtbf_h"].max() * 2))
 
     update(inputs, results)
     return update

@@ -5,7 +5,7 @@ import numpy as np
 
 from .. import roofline
 from ..units import Q_
-from . import plain_log_ticks
+from . import fit_limits, plain_log_ticks
 
 _I = np.logspace(-1, 4, 200)
 
@@ -53,7 +53,7 @@ def roofline_panel(ax, inputs, results):
         point.set_data([i_op], [r_op])
         text.set_position((i_op, r_op))
         text.set_text(res.get("bound", ""))
-        ax.set_ylim(max(roof.min(), 1e-3) / 2, r_peak * 3)
+        fit_limits(ax, y=(max(roof.min(), 1e-3) / 2, r_peak * 3))
 
     update(inputs, results)
     return update
@@ -84,8 +84,8 @@ def intensity_vs_batch(ax, inputs, results):
         approx.set_data(res["B_curve"], res["I_approx_curve"].m_as("FLOP/byte"))
         target.set_ydata([res["I_target"].m_as("FLOP/byte")] * 2)
         bmin.set_xdata([res["B_min"]] * 2)
-        ax.set_xlim(0, res["B_curve"][-1])
-        ax.set_ylim(0, 1.15 * max(res["I_curve"].m_as("FLOP/byte").max(), res["I_target"].m_as("FLOP/byte")))
+        fit_limits(ax, x=(0, res["B_curve"][-1]))
+        fit_limits(ax, y=(0, 1.15 * max(res["I_curve"].m_as("FLOP/byte").max(), res["I_target"].m_as("FLOP/byte"))))
 
     update(inputs, results)
     return update
@@ -105,7 +105,7 @@ def time_bounds(ax, inputs, results):
         for bar, v, binding in zip(bars, vals, (vals[0] >= vals[1], vals[1] > vals[0])):
             bar.set_width(v)
             bar.set_color("#c0392b" if binding else "#95a5a6")
-        ax.set_xlim(0, 1.15 * max(vals))
+        fit_limits(ax, x=(0, 1.15 * max(vals)))
         ax.set_title(f"lower bound = {max(vals):.3g} ms ({'compute' if vals[0] >= vals[1] else 'memory'} term)",
                      fontsize=10)
 

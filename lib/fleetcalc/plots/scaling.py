@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import plain_log_ticks
+from . import fit_data, fit_limits, plain_log_ticks
 
 _BLUE, _RED, _GREEN, _GREY, _ORANGE = "#1f4e79", "#c0392b", "#2e7d32", "#888888", "#e67e22"
 
@@ -18,11 +18,6 @@ def _m(q, unit=None):
     if hasattr(q, "to"):
         return np.asarray(q.to(unit).magnitude if unit else q.to("dimensionless").magnitude, dtype=float)
     return np.asarray(q, dtype=float)
-
-
-def _rescale(ax):
-    ax.relim()
-    ax.autoscale_view()
 
 
 # --------------------------------------------------------------------------------------------
@@ -58,7 +53,7 @@ def efficiency_vs_n(ax, inputs, results):
         fill[0].set_verts([np.concatenate([np.c_[n, eta], np.c_[n[::-1], np.ones(len(n))]])])
         pt.set_data([_m(res["N"])], [_m(res["eta"])])
         if ax.get_xlim() != (n.min(), n.max()):
-            ax.set_xlim(n.min(), n.max())
+            fit_limits(ax, x=(n.min(), n.max()))
 
     update(inputs, results)
     return update
@@ -102,7 +97,7 @@ def step_breakdown(ax, inputs, results):
         xmax = state["xmax"]
         if xmax is None or left > xmax / 1.05 or left < xmax / 3:
             state["xmax"] = max(left, 1e-12) * 1.3
-            ax.set_xlim(0, state["xmax"])
+            fit_limits(ax, x=(0, state["xmax"]))
 
     update(inputs, results)
     return update
@@ -141,7 +136,7 @@ def reliability_vs_size(axes, inputs, results):
         l3.set_data(n, _m(res["p_day_curve"]))
         p2.set_data([_m(res["N"])], [_m(res["p_day"])])
         p3.set_data([_m(res["N"])], [_m(res["p_step"])])
-        _rescale(ax1)
+        fit_data(ax1)
 
     update(inputs, results)
     return update
@@ -258,7 +253,7 @@ def power_law(ax, inputs, results):
         c = _m(res["C_L"])
         floor.set_ydata([c, c])
         pt.set_data([_m(res["X"])], [_m(res["L"])])
-        _rescale(ax)
+        fit_data(ax)
 
     update(inputs, results)
     return update
@@ -281,7 +276,7 @@ def growth(ax, inputs, results):
 
     def update(inputs, res):
         line.set_data(_m(res["years_curve"]), _m(res["value_curve"]))
-        _rescale(ax)
+        fit_data(ax)
 
     update(inputs, results)
     return update

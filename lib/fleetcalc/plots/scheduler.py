@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from . import fit_limits
 
 COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759"]
 
@@ -29,7 +30,7 @@ def gang_vs_greedy_panel(ax, inputs, results):
                 b[k].set_height(h[k])
             base += h
         tot.set_ydata([res["total"], res["total"]])
-        ax.set_ylim(0, res["total"] * 1.3)
+        fit_limits(ax, y=(0, res["total"] * 1.3))
         ax.set_title("greedy: " + ("DEADLOCK (everyone waits)" if res["greedy_deadlocked"] else "no deadlock")
                      + " | gang: whole groups only", fontsize=9)
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import storage
 from ..units import Q_
-from . import log_axes
+from . import fit_limits, log_axes
 
 _Q = np.logspace(np.log10(512), np.log10(256 * 2**20), 120)   # 512 B .. 256 MiB
 
@@ -36,7 +36,7 @@ def effective_bandwidth_panel(ax, inputs, results):
         iops.set_ydata(aq)
         link.set_ydata([b, b])
         pt.set_data([res["request_size"].to("KiB").magnitude], [res["beta_eff"].to("MiB/s").magnitude])
-        ax.set_ylim(max(aq.min(), 1e-3) / 2, max(b, aq.max()) * 2)
+        fit_limits(ax, y=(max(aq.min(), 1e-3) / 2, max(b, aq.max()) * 2))
 
     update(inputs, results)
     return update
@@ -65,7 +65,7 @@ def checkpoint_window_panel(ax, inputs, results):
         bw.set_width(need)
         ba.set_x(used)
         ba.set_width(avg)
-        ax.set_xlim(0, max(cap, used + need) * 1.08)
+        fit_limits(ax, x=(0, max(cap, used + need) * 1.08))
         ok = need <= cap - used
         ax.set_title(f"{'fits' if ok else 'does not fit'}: least write time "
                      f"{res['t_min'].to('s').magnitude:.4g} s", fontsize=9)
@@ -93,7 +93,7 @@ def restore_panel(ax, inputs, results):
         tp, ts = res["t_pipe"].to("s").magnitude, res["t_serial"].to("s").magnitude
         lp.set_ydata([tp, tp])
         ls.set_ydata([ts, ts])
-        ax.set_ylim(0, ts * 1.15)
+        fit_limits(ax, y=(0, ts * 1.15))
 
     update(inputs, results)
     return update
