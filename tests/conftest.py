@@ -1,12 +1,12 @@
 """Shared test set-up: the `slow` marker that `make test-fast` leaves out.
 
-Slow tests build the static sites, drive a browser or a live JupyterLab, or execute notebooks
-twice; everything else (unit, property, fuzz, catalog and pipeline checks) is fast.
+Slow tests build the static sites, drive a browser or a live JupyterLab, grade submissions in
+fresh kernels or execute notebooks; everything else (unit, property, fuzz, catalog and pipeline checks) is fast.
 """
 import pytest
 
 SLOW_FILES = {"test_site.py", "test_site_browser.py", "test_live_lab.py", "test_determinism.py",
-              "test_slides.py"}
+              "test_slides.py", "test_reference_layout.py", "test_grade.py", "test_measure_notebook.py"}
 
 
 def pytest_configure(config):
