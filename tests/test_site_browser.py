@@ -295,8 +295,11 @@ def test_jupyterlite_button_opens_that_notebook(built_sites, lite_site, server, 
         assert "/lite/lab/" in page.url
         cells = page.locator(".jp-NotebookPanel .jp-Cell")
         cells.filter(has_text="28.3 The roofline model").first.wait_for(timeout=60_000)
-        assert "%pip install" in cells.nth(0).inner_text()                 # the Lite install cell
-        assert "28.3 The roofline model" in cells.nth(1).inner_text()      # then the notebook itself
+        # JupyterLab renders cells lazily: wait for each one's text rather than reading it at once
+        from playwright.sync_api import expect
+
+        expect(cells.nth(0)).to_contain_text("%pip install", timeout=60_000)              # the Lite install cell
+        expect(cells.nth(1)).to_contain_text("28.3 The roofline model", timeout=60_000)  # then the notebook itself
     finally:
         page.close()
 
