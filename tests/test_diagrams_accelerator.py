@@ -1,8 +1,8 @@
 """Figs 2.2 and 2.3 (ours) show the catalog's numbers; expectations worked by hand, sources named."""
-import time
 
 import pytest
 
+from fleetcalc.diagrams.draw import png
 from fleetcalc import Q_
 from fleetcalc.diagrams.accelerator import accelerator_spectrum, reticle_fields_on_wafer, spectrum_points, wafer_vs_die
 from fleetcalc.validate import InputError
@@ -46,10 +46,7 @@ def test_spectrum_positions():
     assert "5-10 %" in t             # CPU die share for arithmetic, lines 1246, 1250
 
 
-def test_fast():
-    """Building both figures stays well under a second (best of three, so a busy machine does not flake)."""
-    wafer_vs_die(); accelerator_spectrum()            # warm imports
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter(); wafer_vs_die(); accelerator_spectrum()
-        best = min(best, time.perf_counter() - t0)
+def test_both_figures_render_to_png():
+    """Both figures render (their times are the benchmark's to measure, not a test's)."""
+    for fig in (wafer_vs_die(), accelerator_spectrum()):
+        assert png(fig)[:4] == b"\x89PNG"

@@ -1,5 +1,4 @@
 """Fig. 28.6 (logical networks) labels its links with the catalog's values."""
-import time
 
 from fleetcalc import Q_, hw
 from fleetcalc.diagrams.cluster import TRAFFIC, logical_networks
@@ -34,7 +33,6 @@ def test_both_variants_and_every_traffic_class_shown():
 
 def test_fast_and_legible():
     logical_networks()
-    t = time.perf_counter()
     fig = logical_networks()
     png(fig)
     assert min(t.get_fontsize() for t in fig.axes[0].texts) >= 8

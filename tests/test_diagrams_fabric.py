@@ -2,7 +2,6 @@
 
 Expected values are the book's printed numbers or hand calculations, not read back from the code.
 """
-import time
 
 import pytest
 
@@ -94,14 +93,10 @@ def test_bad_shapes_are_refused():
         F.rail_wiring(nodes_shown=9)
 
 
-def test_fast_and_legible():
+def test_legible():
     F.torus()  # warm-up (font cache)
     for make in (F.rail_wiring, F.fat_tree, F.torus, lambda: F.incast_pfc(2)):
-        best = float("inf")
-        for _ in range(3):      # best of three: the machine may be busy with other work
-            t = time.perf_counter()
-            fig = make()
-            best = min(best, time.perf_counter() - t)
+        fig = make()
         sizes = [x.get_fontsize() for ax in fig.axes for x in ax.texts]
         assert min(sizes) >= 8
         assert png(fig)[:4] == b"\x89PNG"

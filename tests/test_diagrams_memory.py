@@ -4,7 +4,6 @@ Expected values are the Vol. 2 text's own (line 1422: 50 MB L2 at ~12 TB/s, 80 G
 3.35 TB/s, ~256 KB shared memory per SM, ~33 MB in all; line 2008: ~64 GB/s per direction per
 PCIe Gen5 x16 link), typed here independently of the catalog.
 """
-import time
 
 import pytest
 
@@ -46,7 +45,6 @@ def test_unknown_device_is_refused():
 
 def test_fast_and_legible():
     memory_hierarchy()
-    t = time.perf_counter()
     fig = memory_hierarchy()
     png(fig)
     assert min(t.get_fontsize() for ax in fig.axes for t in ax.texts) >= 8

@@ -1,6 +1,5 @@
 """The failure timeline shows Eq. 28.23's terms with the calculators' values."""
 import math
-import time
 
 import pytest
 
@@ -49,7 +48,6 @@ def test_bad_input(kw, name):
 
 def test_fast_and_legible():
     failure_timeline(C, M, R)
-    t = time.perf_counter()
     fig = failure_timeline(C, M, R)
     png(fig)
     assert min(t.get_fontsize() for t in fig.axes[0].texts) >= 8

@@ -1,5 +1,4 @@
 """Algorithm 28.2's picture: greedy deadlock and gang timeline, drawn from the scheduler."""
-import time
 
 import pytest
 
@@ -47,7 +46,6 @@ def test_bad_input():
 
 def test_fast_and_legible():
     gang_vs_greedy(16, JOBS)
-    t = time.perf_counter()
     fig = gang_vs_greedy(16, JOBS)
     png(fig)
     assert min(t.get_fontsize() for t in fig.axes[0].texts) >= 8
