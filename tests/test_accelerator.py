@@ -1,11 +1,11 @@
-"""Tests for fleetcalc.accelerator (Ch. 28 §28.2, Eq. 28.1)."""
+"""Tests for fleetcalc.physics.accelerator (Ch. 28 §28.2, Eq. 28.1)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc import accelerator as A
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import accelerator as A
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 def test_exercise_28_1():

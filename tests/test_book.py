@@ -1,8 +1,8 @@
-"""book_says: the check that ties every printed number to a lib call (fleetcalc.book)."""
+"""book_says: the check that ties every printed number to a lib call (fleetcalc.core.book)."""
 import pytest
 
-from fleetcalc.book import LEDGER, BookMismatch, assume, book_says
-from fleetcalc.units import Q_
+from fleetcalc.core.book import LEDGER, BookMismatch, assume, book_says
+from fleetcalc.core.units import Q_
 
 
 def test_agreeing_number_prints_one_line(capsys):
@@ -62,7 +62,7 @@ def test_assume_prints_and_returns_quantity(capsys):
 
 # ----------------------------------------------------------------------------- the four classes
 
-from fleetcalc.book import CLASSES, MARKERS, vendor_note  # noqa: E402
+from fleetcalc.core.book import CLASSES, MARKERS, vendor_note  # noqa: E402
 
 
 def test_caveat_must_follow_and_prints_its_own_marker(capsys):

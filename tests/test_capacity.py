@@ -1,11 +1,11 @@
-"""Tests for fleetcalc.capacity (Ch. 28 §28.9, Example 27.3, Eq. 28.26-28.27)."""
+"""Tests for fleetcalc.physics.capacity (Ch. 28 §28.9, Example 27.3, Eq. 28.26-28.27)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc import capacity as K
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import capacity as K
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 TOK, RATE = Q_(1.28e12, "token"), Q_(20000, "token/s")
 

@@ -1,7 +1,7 @@
 """Malformed or incomplete catalog entries fail at load, naming the entry and the field.
 
 Each case writes a small TOML catalog into a temporary folder and loads it with
-``fleetcalc.catalog.load_catalog(tmp)``; the error must be a ``CatalogError`` (a ValueError)
+``fleetcalc.core.catalog.load_catalog(tmp)``; the error must be a ``CatalogError`` (a ValueError)
 whose message names the entry path (``dev.hbm``) and the offending field (or, for a duplicate
 top-level name, the name and both files). A well-formed catalog of the same shape loads.
 """
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from fleetcalc.catalog import CatalogError, load_catalog
+from fleetcalc.core.catalog import CatalogError, load_catalog
 
 GOOD = """
 [dev.hbm]

@@ -3,7 +3,7 @@ import textwrap
 
 import pytest
 
-from fleetcalc.catalog import CatalogError, entries, load_catalog, vendor_notes, vendor_table
+from fleetcalc.core.catalog import CatalogError, entries, load_catalog, vendor_notes, vendor_table
 
 
 def _load(tmp_path, text):

@@ -3,7 +3,7 @@ unit and a source, FLOP/s entries say dense/sparse, bandwidths say their directi
 figures the text states more than once agree with each other."""
 import pytest
 
-from fleetcalc.catalog import children, entries, entry, hw
+from fleetcalc.core.catalog import children, entries, entry, hw
 
 MINE = ("v100", "a100", "h100", "h200", "b200", "reticle", "tpu_v1", "tpu_v2", "tpu_v3", "tpu_v4",
         "tpu_v5p", "wse3", "cpu_server", "ddr5", "hbm", "hbm2e", "hbm3", "hbm3e", "hbm4",

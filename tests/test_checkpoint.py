@@ -1,5 +1,5 @@
-"""Tests for fleetcalc.checkpoint: the commit protocol of Exercise 28.10 (Ch. 28 §28.6)."""
-from fleetcalc.checkpoint import ObjectStore, restore_latest, write_checkpoint
+"""Tests for fleetcalc.physics.checkpoint: the commit protocol of Exercise 28.10 (Ch. 28 §28.6)."""
+from fleetcalc.physics.checkpoint import ObjectStore, restore_latest, write_checkpoint
 
 
 def test_commit_and_fallback():

@@ -1,15 +1,15 @@
-"""Tests for fleetcalc.collectives (Ch. 28 §28.5, Eq. 28.10-28.15)."""
+"""Tests for fleetcalc.physics.collectives (Ch. 28 §28.5, Eq. 28.10-28.15)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc.collectives import (
+from fleetcalc.physics.collectives import (
     alpha_beta_time, exposed_communication, latency_bandwidth_threshold, ring_allreduce_terms,
     ring_allreduce_time, ring_round_bytes, ring_tree_crossover, step_time_with_overlap,
     tree_allreduce_time,
 )
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError, UnitMismatch
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError, UnitMismatch
 
 A, B = Q_(5, "us"), Q_(25, "GiB/s")
 
@@ -103,7 +103,7 @@ def test_overlap_bounds(tc, tn, f):
 
 def test_cut_bound_exercise_28_7():
     # hand: 32 x 32 x 16 MiB / 50 GB/s = 0.34359738368 s; port sum 64 x 50 GB/s = 3200 GB/s
-    from fleetcalc.collectives import alltoall_cut_time, port_bandwidth_sum
+    from fleetcalc.physics.collectives import alltoall_cut_time, port_bandwidth_sum
     t = alltoall_cut_time(32, 32, Q_(16, "MiB"), Q_(50, "GB/s"))
     assert t.to("s").magnitude == pytest.approx(32 * 32 * 16 * 2**20 / 50e9)
     assert port_bandwidth_sum(64, Q_(50, "GB/s")).to("GB/s").magnitude == pytest.approx(3200)

@@ -1,11 +1,11 @@
-"""fleetcalc.devices: derived device tables (Vol. 2 Ch. 2, seed 001 lines 1217-1918)."""
+"""fleetcalc.physics.devices: derived device tables (Vol. 2 Ch. 2, seed 001 lines 1217-1918)."""
 import numpy as np
 import pytest
 
-from fleetcalc import devices
-from fleetcalc.catalog import hw
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import devices
+from fleetcalc.core.catalog import hw
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 def test_h100_fp16_ridge_is_295():

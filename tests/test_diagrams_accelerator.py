@@ -2,10 +2,10 @@
 
 import pytest
 
-from fleetcalc.diagrams.draw import png
+from fleetcalc.ui.diagrams.draw import png
 from fleetcalc import Q_
-from fleetcalc.diagrams.accelerator import accelerator_spectrum, reticle_fields_on_wafer, spectrum_points, wafer_vs_die
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.accelerator import accelerator_spectrum, reticle_fields_on_wafer, spectrum_points, wafer_vs_die
+from fleetcalc.core.validate import InputError
 
 
 def _texts(fig):

@@ -2,9 +2,9 @@
 
 import pytest
 
-from fleetcalc.diagrams.checkpoint import commit_path, store_state
-from fleetcalc.diagrams.draw import png
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.checkpoint import commit_path, store_state
+from fleetcalc.ui.diagrams.draw import png
+from fleetcalc.core.validate import InputError
 
 
 def _texts(fig):

@@ -1,8 +1,8 @@
 """Fig. 28.6 (logical networks) labels its links with the catalog's values."""
 
 from fleetcalc import Q_, hw
-from fleetcalc.diagrams.cluster import TRAFFIC, logical_networks
-from fleetcalc.diagrams.draw import png
+from fleetcalc.ui.diagrams.cluster import TRAFFIC, logical_networks
+from fleetcalc.ui.diagrams.draw import png
 
 
 def _texts(fig):

@@ -1,4 +1,4 @@
-"""Fig. 28.4 (lib/fleetcalc/diagrams/collectives.py): the ring's chunk bookkeeping.
+"""Fig. 28.4 (lib/fleetcalc/ui/diagrams/collectives.py): the ring's chunk bookkeeping.
 
 Independent expectations from the algorithm Eq. 28.11 counts (Ch. 28 §28.5, lines 184-186):
 2(p-1) steps; after the p-1 reduce-scatter steps each process holds one chunk summed over all p
@@ -8,10 +8,10 @@ every chunk fully reduced. Bytes per step m/p = 32 MiB for the book's p = 8, m =
 import numpy as np
 import pytest
 
-from fleetcalc.diagrams.collectives import (draw_tree, ring_allreduce_state, ring_phases, ring_steps,
+from fleetcalc.ui.diagrams.collectives import (draw_tree, ring_allreduce_state, ring_phases, ring_steps,
                                             ring_vs_tree_plot)
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 @pytest.mark.parametrize("p", [2, 3, 4, 8])

@@ -1,5 +1,5 @@
 """The diagram primitives draw what they are asked to (checked on the artists, not on pixels)."""
-from fleetcalc.diagrams.draw import arrow, box, canvas, png
+from fleetcalc.ui.diagrams.draw import arrow, box, canvas, png
 
 
 def test_canvas_box_arrow_png():

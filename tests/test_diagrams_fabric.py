@@ -1,12 +1,12 @@
-"""The fabric diagrams (fleetcalc.diagrams.fabric) show the calculators' and the catalog's values.
+"""The fabric diagrams (fleetcalc.ui.diagrams.fabric) show the calculators' and the catalog's values.
 
 Expected values are the book's printed numbers or hand calculations, not read back from the code.
 """
 
 import pytest
 
-from fleetcalc.diagrams import fabric as F
-from fleetcalc.diagrams.draw import png
+from fleetcalc.ui.diagrams import fabric as F
+from fleetcalc.ui.diagrams.draw import png
 
 
 def texts(fig):

@@ -1,9 +1,9 @@
 """Fleet diagrams (Figs 1.13, 1.14): the stack's layers in order, the triad's numbers by hand."""
 import pytest
 
-from fleetcalc.catalog import hw
-from fleetcalc.diagrams import fleet as d
-from fleetcalc.units import Q_, fmt
+from fleetcalc.core.catalog import hw
+from fleetcalc.ui.diagrams import fleet as d
+from fleetcalc.core.units import Q_, fmt
 
 
 def test_fleet_stack_layers_bottom_to_top():
@@ -38,7 +38,7 @@ def test_ai_triad_rejects_bad_input():
 
 
 def test_cap_triangle_places_each_training_style():
-    from fleetcalc.diagrams.draw import png
+    from fleetcalc.ui.diagrams.draw import png
 
     fig = d.cap_choices()
     texts = " ".join(t.get_text() for t in fig.axes[0].texts)

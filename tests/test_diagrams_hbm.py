@@ -2,8 +2,8 @@
 import pytest
 
 from fleetcalc import Q_
-from fleetcalc.diagrams.hbm import hbm_stack, largest_square_tile, tile_intensity, tiling
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.hbm import hbm_stack, largest_square_tile, tile_intensity, tiling
+from fleetcalc.core.validate import InputError
 
 
 def _texts(fig):

@@ -1,4 +1,4 @@
-"""Fig. 28.1 (lib/fleetcalc/diagrams/memory.py) shows the catalog's H100 figures.
+"""Fig. 28.1 (lib/fleetcalc/ui/diagrams/memory.py) shows the catalog's H100 figures.
 
 Expected values are the Vol. 2 text's own (line 1422: 50 MB L2 at ~12 TB/s, 80 GB HBM3 at
 3.35 TB/s, ~256 KB shared memory per SM, ~33 MB in all; line 2008: ~64 GB/s per direction per
@@ -7,8 +7,8 @@ PCIe Gen5 x16 link), typed here independently of the catalog.
 
 import pytest
 
-from fleetcalc.diagrams.draw import png
-from fleetcalc.diagrams.memory import hierarchy_levels, memory_hierarchy
+from fleetcalc.ui.diagrams.draw import png
+from fleetcalc.ui.diagrams.memory import hierarchy_levels, memory_hierarchy
 
 
 def _texts(fig):

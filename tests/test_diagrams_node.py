@@ -1,4 +1,4 @@
-"""Fig. 28.3 (lib/fleetcalc/diagrams/node.py): the routes and the catalog's labels.
+"""Fig. 28.3 (lib/fleetcalc/ui/diagrams/node.py): the routes and the catalog's labels.
 
 Independent expectations: Exercise 28.4's reference answer (Ch. 28 line 460: the pages on NUMA 1
 reach a GPU on NUMA 0 through the socket interconnect), Vol. 2 line 2012 (4 GPUs per CPU root
@@ -6,7 +6,7 @@ complex; crossing the socket link costs up to 50 % of the bandwidth: 64 GB/s -> 
 """
 import pytest
 
-from fleetcalc.diagrams.node import crosses_socket, layout, numa_node, route, socket_of
+from fleetcalc.ui.diagrams.node import crosses_socket, layout, numa_node, route, socket_of
 
 
 def test_exercise_28_4_path_crosses_the_socket_link():

@@ -1,4 +1,4 @@
-"""Algorithm 28.1's timeline (lib/fleetcalc/diagrams/pipeline.py) is the simulation's event log.
+"""Algorithm 28.1's timeline (lib/fleetcalc/ui/diagrams/pipeline.py) is the simulation's event log.
 
 Hand calculation for Exercise 28.5's stages (line 456: read 10, prepare 20, copy 8, compute
 16 ms): batch 0 reaches the compute at 10 + 20 + 8 = 38 ms and finishes at 54 ms (= t_serial,
@@ -6,8 +6,8 @@ line 460); prepare is the slowest stage, so later batches finish every 20 ms (t_
 """
 import pytest
 
-from fleetcalc.diagrams.pipeline import LANES, prefetch_timeline, timeline_bars
-from fleetcalc.units import Q_
+from fleetcalc.ui.diagrams.pipeline import LANES, prefetch_timeline, timeline_bars
+from fleetcalc.core.units import Q_
 
 
 def test_bars_follow_the_hand_calculation():
@@ -31,7 +31,7 @@ def test_buffers_alternate_and_copy_precedes_compute():
 
 def test_fast_loader_fills_the_queue_to_K():
     _, run = prefetch_timeline(t_prep=Q_(10, "ms"), K=2, n_batches=8)
-    from fleetcalc.prefetch import queue_length_trace
+    from fleetcalc.physics.prefetch import queue_length_trace
     _, n = queue_length_trace(run)
     assert max(n) == 2
 

@@ -1,8 +1,8 @@
 """Fig. 2.13 (ours): the fat-tree and the torus are drawn and labelled from the fabric calculators."""
 import pytest
 
-from fleetcalc.diagrams.pod import pod_topologies
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.pod import pod_topologies
+from fleetcalc.core.validate import InputError
 
 
 def _texts(fig):

@@ -2,8 +2,8 @@
 import pytest
 
 from fleetcalc import Q_
-from fleetcalc.diagrams.power import delivery_chain, power_path
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.power import delivery_chain, power_path
+from fleetcalc.core.validate import InputError
 
 
 def _texts(fig):

@@ -4,9 +4,9 @@ import math
 import pytest
 
 from fleetcalc import Q_
-from fleetcalc.diagrams.draw import png
-from fleetcalc.diagrams.reliability import failure_timeline, timeline_segments
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.draw import png
+from fleetcalc.ui.diagrams.reliability import failure_timeline, timeline_segments
+from fleetcalc.core.validate import InputError
 
 C, M, R = Q_(60, "s"), Q_(24, "hour"), Q_(10, "min")
 

@@ -6,8 +6,8 @@ import math
 import numpy as np
 import pytest
 
-from fleetcalc.diagrams import scaling as d
-from fleetcalc.units import Q_
+from fleetcalc.ui.diagrams import scaling as d
+from fleetcalc.core.units import Q_
 
 
 def test_kaplan_loss_matches_the_paper_formula_by_hand():
@@ -63,7 +63,7 @@ def test_fig_1_12_bar_matches_eq_1_4():
 
 
 def test_diagrams_render_to_png():
-    from fleetcalc.diagrams.draw import png
+    from fleetcalc.ui.diagrams.draw import png
     for make in (d.loss_vs_data, d.data_regimes, lambda: d.c3_taxonomy(Q_(1, "s"), Q_(1, "s"), Q_(0, "s"))):
         assert png(make())[:4] == b"\x89PNG"
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from fleetcalc.diagrams.draw import png
-from fleetcalc.diagrams.scheduler import device_rows, gang_vs_greedy
-from fleetcalc.validate import InputError
+from fleetcalc.ui.diagrams.draw import png
+from fleetcalc.ui.diagrams.scheduler import device_rows, gang_vs_greedy
+from fleetcalc.core.validate import InputError
 
 JOBS = {"A": (12, 5.0), "B": (12, 3.0)}
 

@@ -1,4 +1,4 @@
-"""Data-parallel communication/compute ratio at fixed tokens per GPU (fleetcalc.dp_ratio).
+"""Data-parallel communication/compute ratio at fixed tokens per GPU (fleetcalc.physics.dp_ratio).
 
 Hand calculation (Vol. 2 Ch. 3 §3.4, lines 2711-2732 inputs: N = 1,024, FP32 gradients, NDR
 alpha = 1.5 us, beta = 50 GB/s, H100 989 TFLOP/s at 50 %, 5.00e13 FLOP per GPU per step at 1.5B):
@@ -10,10 +10,10 @@ alpha = 1.5 us, beta = 50 GB/s, H100 989 TFLOP/s at 50 %, 5.00e13 FLOP per GPU p
 """
 import pytest
 
-from fleetcalc.dp_ratio import (dp_comm_compute_ratio, dp_ratio_large_model_limit, dp_step_times,
+from fleetcalc.physics.dp_ratio import (dp_comm_compute_ratio, dp_ratio_large_model_limit, dp_step_times,
                                 tokens_for_compute)
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 ARGS = dict(N=1024, s_grad=Q_(4, "byte"), alpha=Q_(1.5, "us"), beta=Q_(50, "GB/s"),
             R_peak=Q_(989, "TFLOP/s"), mfu=0.5)

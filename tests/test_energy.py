@@ -1,10 +1,10 @@
-"""fleetcalc.energy: data movement vs arithmetic, the power wall (Vol. 2 Ch. 2 lines 1714-1856)."""
+"""fleetcalc.physics.energy: data movement vs arithmetic, the power wall (Vol. 2 Ch. 2 lines 1714-1856)."""
 import numpy as np
 import pytest
 
-from fleetcalc import energy
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import energy
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 def test_flops_per_watt_line_1768():

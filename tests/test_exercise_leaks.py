@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import answer_key  # noqa: E402
-from fleetcalc.exercises import _magnitude_in  # noqa: E402
-from fleetcalc.units import Q_  # noqa: E402
+from fleetcalc.ui.exercises import _magnitude_in  # noqa: E402
+from fleetcalc.core.units import Q_  # noqa: E402
 
 SETS = answer_key.load()
 

@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
 import answer_key  # noqa: E402
-from fleetcalc import exercises as fx  # noqa: E402
-from fleetcalc.units import Q_  # noqa: E402
+from fleetcalc.ui import exercises as fx  # noqa: E402
+from fleetcalc.core.units import Q_  # noqa: E402
 
 KEY = answer_key.all_exercises()
 
@@ -90,7 +90,7 @@ def test_seal_buckets_accept_within_tolerance_and_reject_beyond_twice_it():
 
 def test_no_key_in_a_student_kernel():
     code = ("from fleetcalc.notebook import *\n"
-            "import fleetcalc.exercises as fx\n"
+            "import fleetcalc.ui.exercises as fx\n"
             "assert fx.all_exercises() == {}\n"
             "assert 'expected' not in dir()\n"
             "print('ok')")

@@ -1,4 +1,4 @@
-"""Tests for fleetcalc.fabric (Vol. 2 Ch. 3 §3.1-3.2, §3.5-3.6). Expected values name their
+"""Tests for fleetcalc.physics.fabric (Vol. 2 Ch. 3 §3.1-3.2, §3.5-3.6). Expected values name their
 source: the seed text's line, or a hand calculation written out in the comment."""
 import itertools
 import math
@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from fleetcalc import fabric
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError, UnitMismatch
+from fleetcalc.physics import fabric
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError, UnitMismatch
 
 
 def test_bisection():
@@ -18,8 +18,8 @@ def test_bisection():
     # line 2801-2803: 51,200 GB / 25,600 GB/s = 2 s; / 6,400 GB/s = 8 s
     data = fabric.bisection_crossing_bytes(1024, Q_(100, "GB"))
     assert data.to("GB").magnitude == pytest.approx(51200)
-    assert fabric.transfer_time(data, Q_(25600, "GB/s")).to("s").magnitude == pytest.approx(2)
-    assert fabric.transfer_time(data, Q_(6400, "GB/s")).to("s").magnitude == pytest.approx(8)
+    assert links.transfer_time(data, Q_(25600, "GB/s")).to("s").magnitude == pytest.approx(2)
+    assert links.transfer_time(data, Q_(6400, "GB/s")).to("s").magnitude == pytest.approx(8)
     # line 2770: 32 down / 32 up ports = 1:1
     assert fabric.oversubscription(32, 32).magnitude == 1
     assert fabric.oversubscription(Q_(1600, "Gb/s"), Q_(400, "Gb/s")).magnitude == pytest.approx(4)
@@ -69,8 +69,8 @@ def test_hops_racks_rails():
     assert fabric.switch_traversals(3).magnitude == 5
     assert fabric.path_latency(3, Q_(0.6, "us")).to("us").magnitude == pytest.approx(1.8)
     # line 2770: 1,024 GPUs / 32 per rack = 32 racks
-    assert fabric.racks_needed(1024, 32).magnitude == 32
-    assert fabric.racks_needed(1025, 32).magnitude == 33
+    assert facility.racks_needed(1024, 32).magnitude == 32
+    assert facility.racks_needed(1025, 32).magnitude == 33
     # line 2839: 8 rails of 128 GPUs
     rails, per = fabric.rail_groups(1024, 8)
     assert (rails.magnitude, per.magnitude) == (8, 128)

@@ -1,12 +1,12 @@
-"""Tests for fleetcalc.facility (Vol. 2 Ch. 2 §§ Rack ... fallacies, seed 001 lines 2222-2460)."""
+"""Tests for fleetcalc.physics.facility (Vol. 2 Ch. 2 §§ Rack ... fallacies, seed 001 lines 2222-2460)."""
 import numpy as np
 import pytest
 
-from fleetcalc import facility as F
-from fleetcalc.catalog import hw
-from fleetcalc.scaling import training_flops
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import facility as F
+from fleetcalc.core.catalog import hw
+from fleetcalc.physics.scaling import training_flops
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 def test_rack_power():
@@ -14,8 +14,8 @@ def test_rack_power():
     gpu = F.rack_power(32, hw("dc_rack.gpu_power"), Q_(0, "W"))
     assert gpu.to("kW").magnitude == pytest.approx(22.4)
     assert F.rack_overhead(hw("dc_rack.rack_power"), 32, Q_(700, "W")).magnitude == pytest.approx(11.1)
-    assert F.racks_needed(1024, 8, 4).magnitude == 32
-    assert F.racks_needed(8192, 8, 4).magnitude == 256
+    assert F.racks_needed(1024, 8 * 4).magnitude == 32
+    assert F.racks_needed(8192, 8 * 4).magnitude == 256
     # line 2228: 32 x 33.5 kW = 1.072 MW
     assert F.cluster_it_power(32, Q_(33.5, "kW")).to("MW").magnitude == pytest.approx(1.072)
     assert F.rack_units_left(42, 4, 8).magnitude == 10

@@ -39,12 +39,13 @@ import warnings
 import numpy as np
 import pytest
 
-from fleetcalc.validate import nonfinite_parts
+from fleetcalc.core.validate import nonfinite_parts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fleetcalc
-from fleetcalc.units import Q_, Quantity
+import fleetcalc.physics
+from fleetcalc.core.units import Q_, Quantity
 
 EXCLUDED_MODULES = {"widgets", "plots", "book", "catalog", "exercises", "exercise_bank", "notebook",
                     "units", "validate", "measure",
@@ -100,10 +101,10 @@ CLEAN = (ValueError, TypeError)
 
 def discover():
     found = []
-    for m in sorted(pkgutil.iter_modules(fleetcalc.__path__), key=lambda m: m.name):
+    for m in sorted(pkgutil.iter_modules(fleetcalc.physics.__path__), key=lambda m: m.name):
         if m.name in EXCLUDED_MODULES or m.name.startswith("_"):
             continue
-        mod = importlib.import_module(f"fleetcalc.{m.name}")
+        mod = importlib.import_module(f"fleetcalc.physics.{m.name}")
         names = getattr(mod, "__all__", None) or [n for n in dir(mod) if not n.startswith("_")]
         for n in names:
             f = getattr(mod, n, None)
@@ -183,7 +184,7 @@ IDS = [name for name, _ in CALCULATORS]
 
 
 def _device_key():
-    from fleetcalc import devices
+    from fleetcalc.physics import devices
 
     try:
         devices.device("")
@@ -220,7 +221,7 @@ BASELINES, PROBE_ERRORS = _baselines()
 
 # ----------------------------------------------------------------------------- helpers
 
-nonfinite = nonfinite_parts  # shared with the other range/fuzz tests (fleetcalc.validate)
+nonfinite = nonfinite_parts  # shared with the other range/fuzz tests (fleetcalc.core.validate)
 
 
 def names_param(msg: str, name: str) -> bool:
@@ -495,7 +496,7 @@ pos = st.floats(1e-3, 1e3)
 @INVARIANT
 @given(I=st.floats(0, 1e5), r=pos, b=pos)
 def test_roofline_never_exceeds_either_roof(I, r, b):
-    from fleetcalc import roofline
+    from fleetcalc.physics import roofline
 
     R = roofline.attainable_rate(Q_(I, "FLOP/byte"), Q_(r, "TFLOP/s"), Q_(b, "TB/s")).m_as("TFLOP/s")
     assert R <= r * (1 + 1e-12)
@@ -505,7 +506,7 @@ def test_roofline_never_exceeds_either_roof(I, r, b):
 @INVARIANT
 @given(m=st.floats(1e-3, 1e4), alpha=st.floats(0.1, 100), beta=st.floats(1, 1000), pmax=st.integers(3, 512))
 def test_ring_allreduce_time_grows_with_p(m, alpha, beta, pmax):
-    from fleetcalc import collectives
+    from fleetcalc.physics import collectives
 
     ps = np.arange(2, pmax + 1)
     t = collectives.ring_allreduce_time(ps, Q_(m, "MB"), Q_(alpha, "us"), Q_(beta, "GB/s")).m_as("s")
@@ -519,7 +520,7 @@ def test_ring_allreduce_time_grows_with_p(m, alpha, beta, pmax):
 @given(C=st.floats(1, 3600), M=st.floats(3600, 1e7), R_f=st.floats(0, 3600),
        k=st.sampled_from([0.25, 0.5, 0.9, 0.99, 1.01, 1.1, 2.0, 4.0]))
 def test_waste_minimised_at_young_daly(C, M, R_f, k):
-    from fleetcalc import reliability
+    from fleetcalc.physics import reliability
 
     Cq, Mq, Rq = Q_(C, "s"), Q_(M, "s"), Q_(R_f, "s")
     tau_star = reliability.young_daly_interval(Cq, Mq)
@@ -531,7 +532,7 @@ def test_waste_minimised_at_young_daly(C, M, R_f, k):
 @INVARIANT
 @given(st.lists(st.floats(1e-3, 1e4), min_size=1, max_size=8))
 def test_pipeline_interval_is_slowest_stage(ts):
-    from fleetcalc import pipeline
+    from fleetcalc.physics import pipeline
 
     stages = [Q_(t, "ms") for t in ts]
     assert math.isclose(pipeline.pipeline_interval(stages).m_as("ms"), max(ts), rel_tol=1e-12)
@@ -542,7 +543,7 @@ def test_pipeline_interval_is_slowest_stage(ts):
 @INVARIANT
 @given(M=st.floats(1, 1e7), N=st.integers(1, 10**6))
 def test_mtbf_of_n_parts_falls_as_one_over_n(M, N):
-    from fleetcalc import reliability
+    from fleetcalc.physics import reliability
 
     one = reliability.mtbf_of_n(Q_(M, "hour"), 1).m_as("hour")
     n = reliability.mtbf_of_n(Q_(M, "hour"), N).m_as("hour")
@@ -576,7 +577,7 @@ def test_probabilities_stay_in_unit_interval(fname):
 
 
 def test_failure_probability_grows_with_window():
-    from fleetcalc import reliability
+    from fleetcalc.physics import reliability
 
     d = Q_(np.array([1, 10, 100, 1000, 1e4]), "hour")
     p = np.asarray(reliability.failure_probability(d, Q_(500, "hour")).m_as(""))

@@ -54,9 +54,9 @@ def graded(tmp_path_factory):
                    d / "redefines_check.ipynb")
     nbformat.write(_with(base, before='print("✓ Exercise 28.8, bound at 4 KiB: correct.")'), d / "prints_tick.ipynb")
     nbformat.write(_with(base, before=(
-        "import fleetcalc.storage, fleetcalc.exercises\n"
-        "fleetcalc.storage.effective_bandwidth = lambda *a, **k: Q_(3, 'MiB/s')\n"
-        "fleetcalc.exercises.judge = lambda *a, **k: fleetcalc.exercises.Result('correct', '✓')"),
+        "import fleetcalc.physics.storage, fleetcalc.ui.exercises\n"
+        "fleetcalc.physics.storage.effective_bandwidth = lambda *a, **k: Q_(3, 'MiB/s')\n"
+        "fleetcalc.ui.exercises.judge = lambda *a, **k: fleetcalc.ui.exercises.Result('correct', '✓')"),
         answer='bw_small = Q_(3, "MiB/s")\nbw_large = Q_(3, "MiB/s")'), d / "monkeypatches.ipynb")
     nbformat.write(_with(base, answer=f'bw_small = Q_({BW_SMALL}, "MiB/s")\n1 / 0\nbw_large = 1024'),
                    d / "raises.ipynb")

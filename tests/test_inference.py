@@ -1,10 +1,10 @@
-"""fleetcalc.inference: decode bandwidth floor and batch effects (Vol. 2 Ch. 2 lines 1510-1651)."""
+"""fleetcalc.physics.inference: decode bandwidth floor and batch effects (Vol. 2 Ch. 2 lines 1510-1651)."""
 import numpy as np
 import pytest
 
-from fleetcalc import inference
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import inference
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 H100_R, H100_BW = Q_(989, "TFLOP/s"), Q_(3.35, "TB/s")
 

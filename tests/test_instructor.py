@@ -19,7 +19,7 @@ HAND_SECTIONS = ("## Learning objectives", "## Suggested lecture flow", "## Misc
 
 
 def test_parse_erratum_line():
-    # the shape fleetcalc.book.book_says prints for an erratum
+    # the shape fleetcalc.core.book.book_says prints for an erratum
     line = ("[erratum] line 1541: '1.6x more HBM capacity' | H200/H100 capacity = 1.8 | book: 1.6 | "
             "cause: with 141 GB the ratio is 1.76 (1.6x would need 128 GB)")
     e = instructor.parse_erratum(line)

@@ -1,14 +1,14 @@
-"""Tests for fleetcalc.links (Vol. 2 Ch. 3 §3.1, §3.3-3.4). Expected values name their source:
+"""Tests for fleetcalc.physics.links (Vol. 2 Ch. 3 §3.1, §3.3-3.4). Expected values name their source:
 the seed text's line, or a hand calculation written out in the comment."""
 import math
 
 import numpy as np
 import pytest
 
-from fleetcalc import links
-from fleetcalc.catalog import hw
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError, UnitMismatch
+from fleetcalc.physics import links
+from fleetcalc.core.catalog import hw
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError, UnitMismatch
 
 
 def test_nvlink_one_way_and_cliff():
@@ -75,7 +75,7 @@ def test_go_back_n_and_serialization():
     # line 2674: loss at 900 MB of 1 GB -> 100 MB resent; at 400 Gb/s that is 2 ms
     resend = links.go_back_n_resend(Q_(1, "GB"), Q_(900, "MB"))
     assert resend.to("MB").magnitude == pytest.approx(100)
-    assert links.serialization_time(resend, Q_(400, "Gb/s")).to("ms").magnitude == pytest.approx(2)
+    assert links.transfer_time(resend, Q_(400, "Gb/s")).to("ms").magnitude == pytest.approx(2)
     with pytest.raises(InputError, match="delivered"):
         links.go_back_n_resend(Q_(1, "GB"), Q_(2, "GB"))
 
@@ -92,4 +92,4 @@ def test_validation():
     with pytest.raises(InputError, match="levels"):
         links.bits_per_symbol(1)
     with pytest.raises(InputError, match="rate"):
-        links.serialization_time(Q_(1, "GB"), Q_(0, "GB/s"))
+        links.transfer_time(Q_(1, "GB"), Q_(0, "GB/s"))

@@ -199,8 +199,8 @@ def _table_rows(table) -> list[tuple[str, str]]:
 def _expected_rows(B: int) -> list[tuple[str, str]]:
     """Example 27.1's result table for batch B at the panel's other starting inputs, computed here
     with fleetcalc and formatted with fmt(value, "auto", sig=n), as the panel's show= spec says."""
-    from fleetcalc import roofline
-    from fleetcalc.units import Q_, fmt
+    from fleetcalc.physics import roofline
+    from fleetcalc.core.units import Q_, fmt
 
     d, s = 4096, Q_(2, "byte")                                   # Example 27.1: d = n = 4096, FP16
     R_peak, beta_mem = Q_(100, "TFLOP/s"), Q_(2, "TB/s")        # the abstract device, Ch. 28 §28.3
@@ -253,7 +253,7 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     assert want != _expected_rows(1)
     expect(out.locator("img").first).not_to_have_attribute("src", image_before)  # the plot moved too
     _shot(page, "live_lab_roofline_B2")
-    # the panel's own layout rules (fleetcalc.widgets.PANEL_CSS): side by side on a laptop, stacked
+    # the panel's own layout rules (fleetcalc.ui.widgets.PANEL_CSS): side by side on a laptop, stacked
     # on a phone-sized screen, and the static-site note hidden in JupyterLab at either size
     panel = out.locator(".fc-panel").first
 

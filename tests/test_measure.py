@@ -1,9 +1,9 @@
-"""Tests for fleetcalc.measure (Ch. 28 §28.10): sanity of measured numbers, GPU path optional."""
+"""Tests for fleetcalc.physics.measure (Ch. 28 §28.10): sanity of measured numbers, GPU path optional."""
 import math
 
 import pytest
 
-from fleetcalc import measure
+from fleetcalc.physics import measure
 
 
 def test_triad_sane():

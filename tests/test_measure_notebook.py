@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import nb as nbtool  # noqa: E402
 
-from fleetcalc import measure  # noqa: E402
+from fleetcalc.physics import measure  # noqa: E402
 
 SOURCE = ROOT / "chapters" / "ch28" / "28_10_measure.md"
 

@@ -1,11 +1,11 @@
-"""Tests for fleetcalc.memory (Vol. 2 Ch. 2 Table 2.10 and the memory budget exercise, seed 001
+"""Tests for fleetcalc.physics.memory (Vol. 2 Ch. 2 Table 2.10 and the memory budget exercise, seed 001
 lines 1942-2196)."""
 import numpy as np
 import pytest
 
-from fleetcalc import memory as M
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import memory as M
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 B = Q_(1, "byte")
 P175 = 175e9

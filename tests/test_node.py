@@ -1,11 +1,11 @@
-"""Tests for fleetcalc.node (Vol. 2 Ch. 2 §§ Node ... Data loading, seed 001 lines 1919-2220)."""
+"""Tests for fleetcalc.physics.node (Vol. 2 Ch. 2 §§ Node ... Data loading, seed 001 lines 1919-2220)."""
 import numpy as np
 import pytest
 
-from fleetcalc import node as N
-from fleetcalc.catalog import hw
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import node as N
+from fleetcalc.core.catalog import hw
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 def test_bandwidth_staircase_10GB():
@@ -15,8 +15,8 @@ def test_bandwidth_staircase_10GB():
                                           hw("infiniband_ndr.per_gpu")]).to("ms").magnitude
     assert np.round(t, 1).tolist() == [3.0, 22.2, 200.0]
     # line 2188-2190: 1 GB -> 2.2 ms and 20 ms
-    assert round(N.transfer_time(Q_(1, "GB"), Q_(450, "GB/s")).to("ms").magnitude, 1) == 2.2
-    assert N.transfer_time(Q_(1, "GB"), Q_(50, "GB/s")).to("ms").magnitude == pytest.approx(20)
+    assert round(links.transfer_time(Q_(1, "GB"), Q_(450, "GB/s")).to("ms").magnitude, 1) == 2.2
+    assert links.transfer_time(Q_(1, "GB"), Q_(50, "GB/s")).to("ms").magnitude == pytest.approx(20)
 
 
 def test_pcie_gen5():
@@ -52,10 +52,10 @@ def test_tp_allreduce_story():
     # line 2036: 4 x 2048 x 12288 x 2 B = 201 MB; / 900 GB/s = 0.2 ms; x 192 = 42.9 ms
     m = N.hidden_tensor_bytes(4, 2048, 12288, Q_(2, "byte"))
     assert round(m.to("MB").magnitude) == 201
-    t_nv = N.transfer_time(m, Q_(900, "GB/s"))
+    t_nv = links.transfer_time(m, Q_(900, "GB/s"))
     assert round(N.per_step_comm_time(t_nv, 96).to("ms").magnitude, 1) == 42.9
     # line 2046: PCIe 64 GB/s -> 3.1 ms, 604 ms, 75.1 % stall; NVLink -> 82.3 % busy
-    t_pc = N.transfer_time(m, Q_(64, "GB/s"))
+    t_pc = links.transfer_time(m, Q_(64, "GB/s"))
     assert round(t_pc.to("ms").magnitude, 1) == 3.1
     step = N.per_step_comm_time(t_pc, 96)
     assert round(step.to("ms").magnitude) == 604
@@ -109,7 +109,7 @@ def test_tier_array():
 
 def test_catalog_node_facility_entries():
     # vol2_ch2_node_facility.toml: both NVLink per-link figures kept, each with a direction and source line
-    from fleetcalc.catalog import entry
+    from fleetcalc.core.catalog import entry
     e112, e50 = entry("nvlink4.link_bandwidth_fig211"), entry("nvlink4.link_bandwidth_ring_fig211")
     assert e112.value == 112 and e50.value == 50 and "1923" in e112.source and e112.direction == "both-ways"
     assert entry("nvlink4.gpu_bandwidth").direction == "both-ways"

@@ -1,12 +1,14 @@
-"""Tests for fleetcalc.notation: the Vol. 2 symbol table as data (seed 001, lines 228-1216)."""
+"""Tests for fleetcalc.core.notation: the Vol. 2 symbol table as data (seed 001, lines 228-1216)."""
 import inspect
 from pathlib import Path
 
 import pint
 import pytest
 
-from fleetcalc import collectives, notation as nt, reliability, roofline, scaling
-from fleetcalc.units import ureg
+from fleetcalc.physics import collectives, reliability, roofline, scaling
+
+from fleetcalc.core import notation as nt
+from fleetcalc.core.units import ureg
 from seeds import seeds_dir
 
 SEED = seeds_dir() / nt.SOURCE

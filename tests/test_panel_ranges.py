@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fleetcalc.validate import nonfinite_parts
+from fleetcalc.core.validate import nonfinite_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -25,7 +25,7 @@ from tools.panel_harness import collect_cached, notebook_sources  # noqa: E402
 SOURCES = notebook_sources()
 
 
-nonfinite = nonfinite_parts  # shared with the other range/fuzz tests (fleetcalc.validate)
+nonfinite = nonfinite_parts  # shared with the other range/fuzz tests (fleetcalc.core.validate)
 
 
 def _rel(p: Path) -> str:

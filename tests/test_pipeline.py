@@ -1,11 +1,11 @@
-"""Tests for fleetcalc.pipeline (Ch. 28 §28.4, Eq. 28.8-28.9)."""
+"""Tests for fleetcalc.physics.pipeline (Ch. 28 §28.4, Eq. 28.8-28.9)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc import pipeline as P
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics import pipeline as P
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 EX = Q_([10, 20, 8, 16], "ms")   # Exercise 28.5: read, prepare, copy, compute
 

@@ -1,13 +1,13 @@
-"""Tests for fleetcalc.prefetch: Algorithm 28.1's invariants and its pipeline facts (Ch. 28 §28.4)."""
+"""Tests for fleetcalc.physics.prefetch: Algorithm 28.1's invariants and its pipeline facts (Ch. 28 §28.4)."""
 import math
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc.prefetch import N_BUFFERS, queue_length_trace, simulate_prefetch
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError
+from fleetcalc.physics.prefetch import N_BUFFERS, queue_length_trace, simulate_prefetch
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
 
 
 def ms(x):

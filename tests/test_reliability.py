@@ -1,14 +1,14 @@
-"""Tests for fleetcalc.reliability (Ch. 28 §28.9, Eq. 28.23-28.25)."""
+"""Tests for fleetcalc.physics.reliability (Ch. 28 §28.9, Eq. 28.23-28.25)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc.reliability import (
+from fleetcalc.physics.reliability import (
     failure_probability, failure_rate, fit_to_rate, job_failure_rate, system_reliability, min_waste_fraction, mtbf_of_n,
     waste_fraction, waste_terms, young_daly_interval,
 )
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError, UnitMismatch
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError, UnitMismatch
 
 C, M = Q_(60, "s"), Q_(24, "hour")
 

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc import roofline as rl
-from fleetcalc.catalog import hw
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError, UnitMismatch
+from fleetcalc.physics import roofline as rl
+from fleetcalc.core.catalog import hw
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError, UnitMismatch
 
 S2 = Q_(2, "byte")
 

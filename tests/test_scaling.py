@@ -1,4 +1,4 @@
-"""Tests for fleetcalc.scaling (Vol. 2 notation and Ch. 1, seed 001 lines 1-1216).
+"""Tests for fleetcalc.physics.scaling (Vol. 2 notation and Ch. 1, seed 001 lines 1-1216).
 
 Expected values come from the book (line numbers given) or from a hand calculation shown inline.
 """
@@ -7,9 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from fleetcalc import Q_, scaling as s
-from fleetcalc.collectives import ring_allreduce_time
-from fleetcalc.validate import InputError
+from fleetcalc import Q_
+
+from fleetcalc.physics import scaling as s
+from fleetcalc.physics.collectives import ring_allreduce_time
+from fleetcalc.core.validate import InputError
 
 
 def close(q, value, unit="", rel=1e-9):
@@ -184,7 +186,7 @@ def test_loggp_matches_alpha_beta_for_long_messages():
     t = s.loggp_message_time(Q_(1e6, "byte"), L, o, G)
     close(t, 4e-6 + (1e6 - 1) / 25e9, "s")
     ab = s.loggp_alpha_beta(L, o, G)
-    from fleetcalc.collectives import alpha_beta_time
+    from fleetcalc.physics.collectives import alpha_beta_time
     close(alpha_beta_time(Q_(1e6, "byte"), ab["alpha"], ab["beta_net"]), t.to("s").magnitude, "s")
     # burst: gap dominates small messages
     tb = s.loggp_burst_time(10, Q_(1, "byte"), L, o, Q_(5, "us"), G)

@@ -1,8 +1,8 @@
-"""Tests for fleetcalc.scheduler: Algorithm 28.2's invariants (Ch. 28 §28.8)."""
+"""Tests for fleetcalc.physics.scheduler: Algorithm 28.2's invariants (Ch. 28 §28.8)."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc.scheduler import GangScheduler, Job, Node, greedy_allocation, simulate_gang
+from fleetcalc.physics.scheduler import GangScheduler, Job, Node, greedy_allocation, simulate_gang
 
 
 def cluster(n=2, k=8, **kw):

@@ -36,7 +36,7 @@ SITES = ("student", "instructor")
 SEEDS = seeds_dir()
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 MARKERS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
-           "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.book.MARKERS
+           "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.core.book.MARKERS
 KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed")   # the ledger's columns
 
 
@@ -406,7 +406,7 @@ def test_glossary_and_notation_pages(built_sites, site):
             assert zh in text, zh
     assert f"{len(gloss['term'])} terms" in text
     sys.path.insert(0, str(ROOT / "lib"))
-    from fleetcalc import notation
+    from fleetcalc.core import notation
     ntext = page_text(built_sites[site] / "reference" / "notation.html")
     for s in notation.SYMBOLS:
         assert s.meaning.split(";")[0][:40] in ntext, s.symbol
@@ -437,7 +437,7 @@ def test_lite_packages_the_notebooks_and_the_wheel(lite_site):
     with zipfile.ZipFile(wheels[0]) as z:
         names = z.namelist()
     assert "fleetcalc/notebook.py" in names
-    assert any(n.startswith("fleetcalc/data/catalog/") and n.endswith(".toml") for n in names)
+    assert any(n.startswith("fleetcalc/core/data/catalog/") and n.endswith(".toml") for n in names)
 
 
 def launch_config() -> dict:
@@ -505,7 +505,7 @@ def test_wheel_installs_in_a_clean_venv(lite_site, tmp_path):
 
 
 def test_ledger_line_parser():
-    """The three line shapes of lib/fleetcalc/book.py's docstring."""
+    """The three line shapes of lib/fleetcalc/core/book.py's docstring."""
     sys.path.insert(0, str(ROOT / "tools"))
     import reference_pages as rp
     e = rp.parse_line("[✓ book] Eq. 28.14 | t_ring = 0.01757 s | book: 0.01757 s")

@@ -1,11 +1,11 @@
-"""Tests for fleetcalc.storage (Ch. 28 §28.6, Eq. 28.16-28.22, Example 27.2)."""
+"""Tests for fleetcalc.physics.storage (Ch. 28 §28.6, Eq. 28.16-28.22, Example 27.2)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc import storage as S
-from fleetcalc.units import Q_
-from fleetcalc.validate import InputError, UnitMismatch
+from fleetcalc.physics import storage as S
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError, UnitMismatch
 
 CKPT = Q_(2, "TiB")
 

@@ -1,9 +1,9 @@
-"""The unit registry and the formatter (fleetcalc.units)."""
+"""The unit registry and the formatter (fleetcalc.core.units)."""
 import math
 
 import pytest
 
-from fleetcalc.units import FormatError, Q_, fmt, parse_printed
+from fleetcalc.core.units import FormatError, Q_, fmt, parse_printed
 
 
 def test_decimal_and_binary_bytes_differ():
@@ -68,7 +68,7 @@ def test_parse_printed_precision():
 def test_auto_unit_picks_the_prefix_a_reader_expects():
     # hand values: 262,144 KiB = 256 MiB (2^18 KiB / 2^10); 0.01757 s = 17.57 ms;
     # 400 Gb/s stays in bits; 2,100 W = 2.1 kW
-    from fleetcalc.units import Q_, fmt
+    from fleetcalc.core.units import Q_, fmt
     assert fmt(Q_(262144, "KiB"), "auto", sig=3) == "256 MiB"
     assert fmt(Q_(0.01757, "s"), "auto", sig=4) == "17.57 ms"
     assert fmt(Q_(400, "Gb/s"), "auto", sig=3) == "400 Gb/s"

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import answer_key  # noqa: E402
 import grade  # noqa: E402
 import variants  # noqa: E402
-from fleetcalc.units import Q_  # noqa: E402
+from fleetcalc.core.units import Q_  # noqa: E402
 
 ROSTER = ["s001", "s002", "s003"]
 SET, SEED = "ch28/ex28_08", 7

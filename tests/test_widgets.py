@@ -1,11 +1,11 @@
-"""The panel builder without a browser: set a slider, the result recomputes (fleetcalc.widgets)."""
+"""The panel builder without a browser: set a slider, the result recomputes (fleetcalc.ui.widgets)."""
 import ipywidgets as widgets
 import pytest
 
-from fleetcalc import roofline as rl
-from fleetcalc.plots.roofline import roofline_panel
-from fleetcalc.units import Q_
-from fleetcalc.widgets import Knob, collect_panels, knob, live_panels, panel
+from fleetcalc.physics import roofline as rl
+from fleetcalc.ui.plots.roofline import roofline_panel
+from fleetcalc.core.units import Q_
+from fleetcalc.ui.widgets import Knob, collect_panels, knob, live_panels, panel
 
 
 def _example(B, s, R_peak, beta_mem):
@@ -101,7 +101,7 @@ def test_blitted_frames_match_a_full_draw():
 
 
 def test_panel_folds_knobs_beyond_five_and_keeps_its_prompt():
-    from fleetcalc.widgets import MAX_VISIBLE_KNOBS, knob, panel
+    from fleetcalc.ui.widgets import MAX_VISIBLE_KNOBS, knob, panel
     import ipywidgets as widgets
     p = panel(lambda a, b, c, d, e, f: {"s": a + f}, knobs={k: knob(1, 0, 10, 1) for k in "abcdef"},
               prompt="does s grow with a?")
@@ -117,7 +117,7 @@ def test_panel_carries_its_layout_classes_and_css():
     """The class names the site's stylesheet and scrubbing script find, and the layout rules
     (shipped in the heading, so JupyterLab and slides get them too); the static-site note stays
     hidden by an inline style (only the static site's stylesheet reveals it)."""
-    from fleetcalc.widgets import PANEL_CSS
+    from fleetcalc.ui.widgets import PANEL_CSS
 
     p = panel(_example, knobs={"B": knob(1, 1, 512, 1), "s": knob(2, options=[1, 2, 4], unit="byte"),
                                "R_peak": knob(Q_(100, "TFLOP/s"), 10, 1000, 10, unit="TFLOP/s"),
@@ -179,12 +179,12 @@ def test_public_redraw_and_reset_figure():
 
 
 def test_snapped_limits_cover_the_data_and_stay_put_for_small_moves():
-    """fleetcalc.plots.fit_limits widens a range to whole decades (log) or a 1-1.5-2-3-5-7 grid
+    """fleetcalc.ui.plots.fit_limits widens a range to whole decades (log) or a 1-1.5-2-3-5-7 grid
     (linear): the data stays in view, and a small move inside a grid cell leaves the limits (and
     so the ticks) alone, which lets the panel blit. Values by hand: 0.003..40 spans 1e-3..1e2."""
     from matplotlib.figure import Figure
 
-    from fleetcalc.plots import fit_limits, snap_log, snap_up
+    from fleetcalc.ui.plots import fit_limits, snap_log, snap_up
 
     assert snap_log(0.003, 40) == (1e-3, 1e2)
     assert snap_up(2.9, 1.15) == 5 and snap_up(1.0, 1.0) == 1

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import nb as nbtool  # noqa: E402
 
-from fleetcalc.catalog import entries  # noqa: E402
+from fleetcalc.core.catalog import entries  # noqa: E402
 
 SOURCES = [p for d in ("chapters", "solutions", "exercises") for p in sorted((ROOT / d).rglob("*.md"))
            if p.name != "README.md"]

@@ -1,7 +1,7 @@
 """The answer key, read from the solution notebooks (the single source of every exercise).
 
 Each solution notebook ``solutions/<chapter>/<set>.md`` has one code cell tagged ``answer-key``
-that registers its exercises (``fleetcalc.exercises.register``). This module runs those cells in
+that registers its exercises (``fleetcalc.ui.exercises.register``). This module runs those cells in
 the instructor's process, for the generator (``tools/nb.py exercises``), the variants
 (``tools/variants.py``), the grader (``tools/grade.py``) and the instructor guide. The key is never
 written into ``exercises/``: a student notebook gets :func:`publish_source` instead (the inputs and
@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
 
-from fleetcalc import exercises as _ex  # noqa: E402
-from fleetcalc.units import Q_, Quantity  # noqa: E402
+from fleetcalc.ui import exercises as _ex  # noqa: E402
+from fleetcalc.core.units import Q_, Quantity  # noqa: E402
 
 KEY_TAG = "answer-key"
 _CELL = re.compile(r"```\{code-cell\}[^\n]*\n((?::[^\n]*\n)*)\n?(.*?)\n```", re.S)

@@ -146,7 +146,7 @@ def sweep_values(k, moves: int) -> list:
 def drive_panel(p, moves: int) -> dict:
     """Move every slider of ``p`` across its range; return timings and problems.
 
-    Per update the panel appends a ``fleetcalc.widgets.UpdateRecord`` to ``p.updates`` (wall and
+    Per update the panel appends a ``fleetcalc.ui.widgets.UpdateRecord`` to ``p.updates`` (wall and
     CPU seconds for compute, result table and draw; full draw or blit). The CPU time around each
     slider move (this thread's ``time.thread_time``: the record's phases plus the widget's own
     bookkeeping) is what the targets are judged on: on a loaded machine the wall time grows with
@@ -283,10 +283,12 @@ def bench_builder_vs_interact(moves: int) -> dict:
     import numpy as np
     from IPython.core.pylabtools import print_figure
 
-    from fleetcalc import plots, roofline
-    from fleetcalc.plots.roofline import roofline_panel
-    from fleetcalc.units import Q_
-    from fleetcalc.widgets import knob, panel
+    from fleetcalc.ui import plots
+
+    from fleetcalc.physics import roofline
+    from fleetcalc.ui.plots.roofline import roofline_panel
+    from fleetcalc.core.units import Q_
+    from fleetcalc.ui.widgets import knob, panel
 
     def compute(B, d, s, R_peak, beta_mem):
         I = roofline.matmul_intensity(B, d, d, s)

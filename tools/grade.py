@@ -65,7 +65,7 @@ COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 PREAMBLE = """\
 import os as _os
 _os.environ["MPLBACKEND"] = "Agg"
-import fleetcalc.widgets as _fw, fleetcalc.exercises as _fx
+import fleetcalc.ui.widgets as _fw, fleetcalc.ui.exercises as _fx
 _fw.panel = lambda *a, **k: None
 _fx.answer_first = lambda *a, **k: None
 _fx.check = lambda *a, **k: None   # the grader judges; the student's self-check verdict is not used
@@ -212,7 +212,7 @@ def read_roster(path: Path) -> list[str]:
 # ----------------------------------------------------------------------------- judging
 
 def _value(v: dict):
-    from fleetcalc.units import Q_
+    from fleetcalc.core.units import Q_
 
     if v["k"] == "none":
         return ...
@@ -228,7 +228,7 @@ def _value(v: dict):
 
 def judge_set(exs: dict, values: dict | None, errors: list, inputs_for) -> list[dict]:
     """One row dict per graded part: part, exercise, score, max_score, status, message."""
-    from fleetcalc.exercises import judge, _magnitude_in
+    from fleetcalc.ui.exercises import judge, _magnitude_in
 
     rows = []
     err = errors[0] if errors else None
@@ -426,7 +426,7 @@ def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
 
 
 def _magnitude_in_unit(q, unit):
-    from fleetcalc.exercises import _magnitude_in
+    from fleetcalc.ui.exercises import _magnitude_in
     return _magnitude_in(q, unit)
 
 

@@ -72,7 +72,7 @@ _FINDING = {"[erratum]": "cause:", "[caveat]": "caveat:", "[vendor note]": "sour
 
 
 def parse_erratum(line: str, marker: str = "[erratum]") -> Erratum | None:
-    """``[erratum] where | name = value | book: printed | cause: text`` (fleetcalc.book's format);
+    """``[erratum] where | name = value | book: printed | cause: text`` (fleetcalc.core.book's format);
     with ``marker`` also a caveat, vendor note or reconstruction line (its reason field)."""
     if not line.startswith(marker):
         return None

@@ -2,8 +2,8 @@
 
 For each chapter, solution and exercise notebook source (MyST ``.md``, read with jupytext) the
 harness executes the code cells in order, in a fresh namespace, in this process (IPython's
-``display`` is a no-op, matplotlib uses Agg), and returns the :class:`fleetcalc.widgets.Panel`
-objects each cell created (gathered with ``fleetcalc.widgets.collect_panels``; the result holds
+``display`` is a no-op, matplotlib uses Agg), and returns the :class:`fleetcalc.ui.widgets.Panel`
+objects each cell created (gathered with ``fleetcalc.ui.widgets.collect_panels``; the result holds
 the only references), with the notebook path and the cell index (the same index as in the executed ``.ipynb`` twin).
 
 A cell that raises is reported (:class:`CellFailure`), never hidden; later cells still run, so
@@ -40,7 +40,7 @@ if str(ROOT / "lib") not in sys.path:  # a checkout without the editable install
 class PanelRecord:
     path: str          # notebook source, relative to the repo root (e.g. chapters/ch28/28_3_roofline.md)
     cell: int          # cell index (markdown cells count; same as in the .ipynb twin)
-    panel: object      # the fleetcalc.widgets.Panel
+    panel: object      # the fleetcalc.ui.widgets.Panel
     n: int = 0         # the n-th panel of that cell (a cell may build more than one)
 
     @property
@@ -158,11 +158,11 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
     """Execute one notebook source in-process and return its panels and failing cells.
 
     ``draw=False`` skips the panels' plots (they are built with ``Panel.drawing`` off, see
-    ``fleetcalc.widgets.collect_panels``): enough for tests that only call ``compute_at``, and
+    ``fleetcalc.ui.widgets.collect_panels``): enough for tests that only call ``compute_at``, and
     several times faster.
     """
     import jupytext
-    from fleetcalc import widgets
+    from fleetcalc.ui import widgets
 
     path = Path(path).resolve()
     try:

@@ -1,13 +1,13 @@
 """Generated reference pages of the site (never typed by hand).
 
 * number ledger: every ``[✓ book]``, ``[erratum]`` and ``[assumed]`` line that the executed
-  notebooks print (the line format is fixed in lib/fleetcalc/book.py), with the book location,
+  notebooks print (the line format is fixed in lib/fleetcalc/core/book.py), with the book location,
   the printed value, the recomputed value, the status, and the counts per chapter;
 * errata: one section per class of finding (erratum, caveat, vendor note, reconstruction) with
   the book value, the recomputed value and the note; the vendor-note section also lists the
-  catalog's vendor notes (``fleetcalc.catalog.vendor_notes()``);
+  catalog's vendor notes (``fleetcalc.core.catalog.vendor_notes()``);
 * glossary: English <-> Chinese (site/glossary.toml), each term linked to the pages that use it;
-* notation: the symbol table of lib/fleetcalc/notation.py.
+* notation: the symbol table of lib/fleetcalc/core/notation.py.
 
 tools/site.py calls :func:`generate` for each site; the pages land in _build/.stage/<site>/reference/.
 
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "site" / "glossary.toml"
 GLOSSARY_LINES = ROOT / "tests" / "data" / "glossary_source_lines.txt"
 STATUS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
-          "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.book.MARKERS
+          "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.core.book.MARKERS
 STATUS_LABEL = {"confirmed": "✓ confirmed", "erratum": "erratum", "caveat": "caveat", "vendor": "vendor note",
                 "reconstruction": "reconstruction", "assumed": "assumed"}
 KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed")
@@ -281,10 +281,10 @@ def findings(pages, book: dict) -> dict[str, list]:
 
 
 def catalog_vendor_rows() -> list[list[str]]:
-    """The catalog's vendor notes (``fleetcalc.catalog.vendor_notes()``): entries whose book figure
+    """The catalog's vendor notes (``fleetcalc.core.catalog.vendor_notes()``): entries whose book figure
     differs from the vendor's published one, as rows of the errata page."""
-    from fleetcalc.catalog import vendor_notes
-    from fleetcalc.units import fmt
+    from fleetcalc.core.catalog import vendor_notes
+    from fleetcalc.core.units import fmt
 
     def show(q) -> str:
         return fmt(q, None if q.dimensionless else "auto", sig=4)
@@ -328,7 +328,7 @@ def errata_page(pages, book: dict, site: str) -> str:
         if k == "vendor":
             out.append("### Vendor notes in the hardware catalog\n")
             out.append("Every hardware figure of a real product in the catalog carries the vendor's published "
-                       "figure beside the book's (`fleetcalc.catalog.vendor_table`). These entries differ by more "
+                       "figure beside the book's (`fleetcalc.core.catalog.vendor_table`). These entries differ by more "
                        "than the catalog's tolerance; the notebooks compute with the book's figure.\n")
             if catalog_rows:
                 out.append(cards(catalog_rows, ["book location", "quantity", "book's figure", "vendor's figure",
@@ -393,9 +393,9 @@ def glossary_page(pages, book: dict, site: str) -> str:
 
 def notation_page(pages, book: dict, site: str) -> str:
     try:
-        from fleetcalc import notation
+        from fleetcalc.core import notation
     except Exception as exc:  # pragma: no cover - a broken notation module: say so on the page
-        return ("# Notation\n\nThe symbol table (lib/fleetcalc/notation.py) could not be imported: "
+        return ("# Notation\n\nThe symbol table (lib/fleetcalc/core/notation.py) could not be imported: "
                 f"`{type(exc).__name__}`.\n")
 
     def sym(latex: str) -> str:
@@ -403,7 +403,7 @@ def notation_page(pages, book: dict, site: str) -> str:
 
     out = ["# Notation\n",
            "The symbols of MLSysBook Vol. 2 (its notation conventions and Ch. 1), generated from the "
-           "library's symbol table (`fleetcalc.notation`), with the unit each carries, the parameter name "
+           "library's symbol table (`fleetcalc.core.notation`), with the unit each carries, the parameter name "
            "the calculators use, and the line of the source text that defines it. Chapter 28 uses a few "
            "of the same letters for other things; the clashes are listed at the end.\n"]
     for group, caption in notation.GROUPS.items():

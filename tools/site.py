@@ -14,7 +14,7 @@ What `build` does, per site (student, instructor):
      processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
    * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
      that notebook) and Binder (book.yml `launch:`);
-   * saved panels get the class names of fleetcalc.widgets (fc-panel, ...), whose PANEL_CSS is
+   * saved panels get the class names of fleetcalc.ui.widgets (fc-panel, ...), whose PANEL_CSS is
      served as _static/fc-panels.css;
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
@@ -291,7 +291,7 @@ def _panel_parts(state: dict, mid: str) -> dict | None:
 
 
 def mark_panels(nb: dict) -> int:
-    """Give every saved panel the class names of fleetcalc.widgets (notebooks executed before the
+    """Give every saved panel the class names of fleetcalc.ui.widgets (notebooks executed before the
     panel builder set them still get them): fc-panel, fc-panel-top, fc-readouts, fc-message,
     fc-picture. The site's fc-panels.css lays a panel out by these names."""
     state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
@@ -652,9 +652,9 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
         for f in sorted(static.rglob("*")):
             if f.is_file() and "wm" not in f.relative_to(static).parts[:1]:
                 st.copy(f, "_static/" + f.relative_to(static).as_posix())
-    from fleetcalc.widgets import PANEL_CSS  # one source for the panels' layout rules
+    from fleetcalc.ui.widgets import PANEL_CSS  # one source for the panels' layout rules
 
-    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.widgets.PANEL_CSS by tools/site.py. */\n"
+    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by tools/site.py. */\n"
              + PANEL_CSS.lstrip())
     ext = ROOT / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):

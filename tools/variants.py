@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT / "tools"))
 import nbformat  # noqa: E402
 
 import answer_key  # noqa: E402
-from fleetcalc import exercises as _ex  # noqa: E402
-from fleetcalc.units import Q_, Quantity  # noqa: E402
+from fleetcalc.ui import exercises as _ex  # noqa: E402
+from fleetcalc.core.units import Q_, Quantity  # noqa: E402
 
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SIG = 3            # significant digits of a value drawn without a step

@@ -6,8 +6,8 @@ Heavy modules (matplotlib) load lazily, so ``import fleetcalc`` stays fast.
 """
 __version__ = "0.1.0"  # the single source of the version (pyproject reads it from here)
 
-from .units import Q_, ureg, fmt  # noqa: E402
-from .book import book_says, assume  # noqa: E402
-from .catalog import hw, entry  # noqa: E402
+from fleetcalc.core.units import Q_, ureg, fmt  # noqa: E402
+from fleetcalc.core.book import book_says, assume  # noqa: E402
+from fleetcalc.core.catalog import hw, entry  # noqa: E402
 
 __all__ = ["Q_", "ureg", "fmt", "book_says", "assume", "hw", "entry", "__version__"]

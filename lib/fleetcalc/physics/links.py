@@ -1,0 +1,164 @@
+"""Wires and links: line rates, signalling, FEC, reach and power, Vol. 2 Ch. 3 §3.1 and §3.3-3.4.
+
+Symbols: ``levels`` voltage levels of a pulse-amplitude modulation (NRZ = 2, PAM4 = 4),
+``baud`` the symbol rate (symbol/s, written as 1/s), ``lanes`` SerDes lanes per port. Link
+rates in bit/s (``Gb/s``) and byte/s (``GB/s``) are both accepted: pint converts, and nothing
+here assumes 8 or 10 bits per byte silently (400 Gb/s = 50 GB/s exactly, line 2748).
+A bandwidth is one direction of a full-duplex link unless a function says otherwise; the
+book's NVLink "900 GB/s" is both directions summed (line 2535), see :func:`one_way`.
+
+Decibels (link budgets, losses) are plain numbers in dB: a dB budget is a difference of
+logarithms and adding dB losses is the whole computation (line 2631).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fleetcalc.core.validate import InputError, count, magnitude, out
+
+__all__ = [
+    "one_way", "bandwidth_ratio", "bits_per_symbol", "line_rate", "symbol_rate_needed",
+    "eye_gap_ratio", "eye_penalty_db", "fec_overhead", "fec_path_latency", "link_margin",
+    "max_reach", "links_power", "links_cost", "power_share", "transfer_time",
+    "go_back_n_resend", "latency_speedup",
+]
+
+
+def one_way(both_ways):
+    """Per-direction bandwidth of a symmetric full-duplex link: both-ways / 2
+    (Vol. 2 Ch. 3 §3.1, line 2535: NVLink 900 GB/s both ways = 450 GB/s each way)."""
+    b = magnitude("both_ways", both_ways, "byte/s", gt=0)
+    return out(b / 2.0, "byte/s")
+
+
+def bandwidth_ratio(fast, slow):
+    """How many times less bandwidth the slow tier gives: fast / slow (Vol. 2 Ch. 3 §3.1, the
+    'bandwidth cliff', line 2535). Compare like with like: both one-way or both both-ways."""
+    f = magnitude("fast", fast, "byte/s", gt=0)
+    s = magnitude("slow", slow, "byte/s", gt=0)
+    return out(f / s, "")
+
+
+def bits_per_symbol(levels):
+    """log2(levels) bits per symbol: NRZ 1, PAM4 2 (Vol. 2 Ch. 3 §3.3, line 2601)."""
+    lv = count("levels", levels, ge=2)
+    return out(np.log2(lv), "")
+
+
+def line_rate(baud, levels, lanes=1):
+    """Raw line rate = lanes x baud x log2(levels) (bit/s), before FEC and encoding
+    (Vol. 2 Ch. 3 §3.3: PAM4 doubles the rate at the same symbol rate, line 2601)."""
+    b = magnitude("baud", baud, "1/s", gt=0)
+    lv = count("levels", levels, ge=2)
+    ln = count("lanes", lanes)
+    return out(ln * b * np.log2(lv), "bit/s")
+
+
+def symbol_rate_needed(rate, levels, lanes=1):
+    """Symbol rate per lane to carry ``rate``: rate / (lanes log2(levels)) (1/s = baud)
+    (Vol. 2 Ch. 3 §3.3, line 2607: the symbol rate, not the bit rate, is what the medium caps)."""
+    r = magnitude("rate", rate, "bit/s", gt=0)
+    lv = count("levels", levels, ge=2)
+    ln = count("lanes", lanes)
+    return out(r / (ln * np.log2(lv)), "1/s")
+
+
+def eye_gap_ratio(levels):
+    """Gap between adjacent levels relative to NRZ at the same swing: 1 / (levels - 1)
+    (Vol. 2 Ch. 3 §3.3, line 2609: PAM4's gap shrinks by a factor of three)."""
+    lv = count("levels", levels, ge=2)
+    return out(1.0 / (lv - 1), "")
+
+
+def eye_penalty_db(levels):
+    """Noise-margin cost of the smaller eye vs NRZ: 20 log10(levels - 1) dB (amplitude ratio;
+    follows from line 2609's factor of three: 9.54 dB for PAM4). A plain number in dB."""
+    lv = count("levels", levels, ge=2)
+    return out(20.0 * np.log10(lv - 1.0), "")
+
+
+def fec_overhead(n, k):
+    """Extra bits a Reed-Solomon RS(n, k) code adds: n / k - 1 (RS(544,514): 5.84 %)
+    (Vol. 2 Ch. 3 §3.3, lines 2603/2609 name the code; the overhead follows from it)."""
+    nn = count("n", n)
+    kk = count("k", k)
+    if np.any(kk > nn):
+        raise InputError(f"k must be <= n for an RS(n, k) code; got n={n}, k={k}")
+    return out(nn / kk - 1.0, "")
+
+
+def fec_path_latency(per_hop, hops):
+    """FEC latency floor of a path: hops x per-hop FEC time (Vol. 2 Ch. 3 §3.3, line 2609:
+    3 hops x 100-200 ns = 300-600 ns one way, 6 hops = 600-1200 ns there and back)."""
+    t = magnitude("per_hop", per_hop, "s", ge=0)
+    h = count("hops", hops, ge=0)
+    return out(h * t, "s")
+
+
+def link_margin(budget_db, cable_loss_db, connector_loss_db=0.0):
+    """Margin left = budget - cable loss - connector loss, all in dB
+    (Vol. 2 Ch. 3 §3.3, line 2631: 30 - 18 - 2 = 10 dB)."""
+    b = magnitude("budget_db", budget_db, "", gt=0)
+    c = magnitude("cable_loss_db", cable_loss_db, "", ge=0)
+    k = magnitude("connector_loss_db", connector_loss_db, "", ge=0)
+    return out(b - c - k, "")
+
+
+def max_reach(budget_db, loss_per_m_db, connector_loss_db=0.0, min_margin_db=0.0):
+    """Longest cable that keeps ``min_margin_db``: (budget - connectors - margin) / loss per metre
+    (Vol. 2 Ch. 3 §3.3, line 2631: higher lane rates raise the loss per metre, so reach shrinks)."""
+    b = magnitude("budget_db", budget_db, "", gt=0)
+    l = magnitude("loss_per_m_db", loss_per_m_db, "", gt=0)
+    k = magnitude("connector_loss_db", connector_loss_db, "", ge=0)
+    m = magnitude("min_margin_db", min_margin_db, "", ge=0)
+    avail = b - k - m
+    if np.any(avail < 0):
+        raise InputError(f"connector loss + margin ({np.max(k + m):g} dB) exceeds the budget ({np.min(b):g} dB)")
+    return out(avail / l, "m")
+
+
+def links_power(n_links, power_per_link):
+    """Continuous power of n links: n x P_link (Vol. 2 Ch. 3 §3.3, lines 2625, 2629)."""
+    n = count("n_links", n_links, ge=0)
+    p = magnitude("power_per_link", power_per_link, "W", ge=0)
+    return out(n * p, "W")
+
+
+def links_cost(n_links, cost_per_link):
+    """Capital cost of n links: n x cost per link (Vol. 2 Ch. 3 §3.3, line 2625)."""
+    n = count("n_links", n_links, ge=0)
+    c = magnitude("cost_per_link", cost_per_link, "cu", ge=0)
+    return out(n * c, "cu")
+
+
+def power_share(part, whole):
+    """Fraction of a power budget: part / whole (Vol. 2 Ch. 3 §3.3, line 2629's 10.5 %)."""
+    p = magnitude("part", part, "W", ge=0)
+    w = magnitude("whole", whole, "W", gt=0)
+    return out(p / w, "")
+
+
+def transfer_time(size, bandwidth):
+    """Time to push ``size`` bytes through a link or cut of ``bandwidth``: T = size / bandwidth,
+    the bandwidth term n/beta of Vol. 2 Ch. 3 §3.4 without alpha (Go-Back-N tail, line 2674;
+    the staircase of Vol. 2 Ch. 2, line 1975; the bisection example of §3.5, line 2801)."""
+    s = magnitude("size", size, "byte", ge=0)
+    b = magnitude("bandwidth", bandwidth, "byte/s", gt=0)
+    return out(s / b, "s")
+
+
+def go_back_n_resend(message, delivered):
+    """Bytes Go-Back-N resends after one loss: everything from the lost packet on,
+    message - delivered (Vol. 2 Ch. 3 §3.4, line 2674: 1 GB message, loss at 900 MB -> 100 MB)."""
+    m = magnitude("message", message, "byte", gt=0)
+    d = magnitude("delivered", delivered, "byte", ge=0)
+    if np.any(d > m):
+        raise InputError(f"delivered must be <= message ({message}); got {delivered}")
+    return out(m - d, "byte")
+
+
+def latency_speedup(before, after):
+    """How many times shorter a latency got: before / after (Vol. 2 Ch. 3 §3.4, line 2641)."""
+    b = magnitude("before", before, "s", gt=0)
+    a = magnitude("after", after, "s", gt=0)
+    return out(b / a, "")

@@ -1,0 +1,185 @@
+"""Fig. 28.3 redrawn: device affinity in a dual-socket (two NUMA node) server.
+
+Ch. 28 Fig. 28.3 shows that the same count of devices can give different data paths. We draw a
+DGX H100-like node from the catalog (Vol. 2 §2.6, line 2010-2012: two CPUs, each a PCIe root
+complex; 8 GPUs, 8 InfiniBand HCAs, half behind each CPU; an NVLink/NVSwitch fabric between the
+GPUs) and highlight the routes that cross the socket interconnect. The labels are catalog values
+(``hw``) or calculator results (:func:`fleetcalc.physics.node.effective_bandwidth_numa` for the socket hop).
+
+The routing itself is a small calculator here (:func:`route`, :func:`crosses_socket`), because no
+library module models a node's component graph: a route is the list of components a transfer
+passes, and it crosses the socket link exactly when its two ends sit under different CPUs.
+"""
+from __future__ import annotations
+
+from fleetcalc.core.catalog import hw
+from fleetcalc.physics.node import effective_bandwidth_numa
+from fleetcalc.core.units import fmt
+from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+
+__all__ = ["Layout", "layout", "route", "crosses_socket", "socket_of", "numa_node", "EXAMPLE_ROUTES"]
+
+#: The routes the figure highlights by default: Exercise 28.4's path (pages already on NUMA 1,
+#: GPU on NUMA 0), a GPU sending through the far socket's NIC, and the short path Fig. 28.3 wants.
+EXAMPLE_ROUTES = {
+    "Ex. 28.4: pages on NUMA 1 -> GPU 0": ("dram1", "gpu0"),
+    "GPU 1 -> NIC on the other socket": ("gpu1", "nic5"),
+    "GPU 0 -> NIC under its own switch (short)": ("gpu0", "nic0"),
+}
+
+
+class Layout:
+    """Components of the node and the links between them (an undirected tree plus the socket link)."""
+
+    def __init__(self, gpus: int, cpus: int, nics: int):
+        if cpus != 2:
+            raise ValueError(f"cpus must be 2 (a dual-socket node, Fig. 28.3); got {cpus}")
+        if gpus < 2 or gpus % 4:
+            raise ValueError(f"gpus must be a multiple of 4 (two PCIe switches per socket); got {gpus}")
+        if nics != gpus:
+            raise ValueError(f"nics must equal gpus (one NIC per GPU, line 2010); got nics={nics}, gpus={gpus}")
+        self.gpus, self.cpus, self.nics = gpus, cpus, nics
+        per_switch = gpus // (2 * cpus)
+        self.parent = {"cpu0": None, "cpu1": None, "dram0": "cpu0", "dram1": "cpu1"}
+        for s in range(2 * cpus):
+            self.parent[f"sw{s}"] = f"cpu{s // 2}"
+            for j in range(per_switch):
+                self.parent[f"gpu{s * per_switch + j}"] = f"sw{s}"
+                self.parent[f"nic{s * per_switch + j}"] = f"sw{s}"
+        self.per_switch = per_switch
+
+    def up(self, node: str) -> list[str]:
+        if node not in self.parent:
+            raise KeyError(f"no component {node!r} in this node; components: {sorted(self.parent)}")
+        path = [node]
+        while self.parent[path[-1]] is not None:
+            path.append(self.parent[path[-1]])
+        return path
+
+
+def layout(gpus=None, cpus=None, nics=None) -> Layout:
+    """The node of the figure; defaults from the catalog's DGX H100 (8 GPUs, 2 CPUs, 8 HCAs)."""
+    g = int(hw("dgx_h100.gpus").magnitude) if gpus is None else int(gpus)
+    c = int(hw("dgx_h100.cpus").magnitude) if cpus is None else int(cpus)
+    n = int(hw("dgx_h100.hcas").magnitude) if nics is None else int(nics)
+    return Layout(g, c, n)
+
+
+def socket_of(lay: Layout, node: str) -> int:
+    """Which CPU socket (NUMA node) a component hangs under."""
+    return int(lay.up(node)[-1][-1])
+
+
+def route(lay: Layout, a: str, b: str) -> list[str]:
+    """Components a PCIe/memory transfer from ``a`` to ``b`` passes, ends included (no NVLink).
+
+    Up from ``a`` to the first common ancestor and down to ``b``; if the two hang under different
+    CPUs, the route goes CPU -> socket link -> CPU.
+    """
+    ua, ub = lay.up(a), lay.up(b)
+    common = next((x for x in ua if x in ub), None)
+    if common is not None:
+        return ua[:ua.index(common) + 1] + list(reversed(ub[:ub.index(common)]))
+    return ua + ["socket link"] + list(reversed(ub))
+
+
+def crosses_socket(lay: Layout, a: str, b: str) -> bool:
+    """True when the transfer a -> b has to cross the socket interconnect (UPI / Infinity Fabric)."""
+    return "socket link" in route(lay, a, b)
+
+
+def _positions(lay: Layout):
+    pos = {}
+    half = 6.0
+    for c in range(2):
+        x0 = c * half
+        pos[f"dram{c}"] = (x0 + 0.5, 6.2, 5.0, 0.7)
+        pos[f"cpu{c}"] = (x0 + 1.5, 4.95, 3.0, 0.75)
+        for k in range(2):
+            s = 2 * c + k
+            sx = x0 + 0.3 + k * 2.85
+            pos[f"sw{s}"] = (sx, 3.55, 2.55, 0.6)
+            slots = 2 * lay.per_switch
+            w = 2.55 / slots - 0.08
+            for j in range(lay.per_switch):
+                g = s * lay.per_switch + j
+                gx = sx + 2 * j * (w + 0.08)
+                pos[f"gpu{g}"] = (gx, 1.75, w, 0.8)
+                pos[f"nic{g}"] = (gx + w + 0.08, 1.75, w, 0.8)
+    return pos
+
+
+def _centre(p, where="mid"):
+    x, y, w, h = p
+    return (x + w / 2, {"top": y + h, "bottom": y, "mid": y + h / 2}[where])
+
+
+def numa_node(routes=None, gpus=None):
+    """Fig. 28.3: two sockets, their DRAM, PCIe switches, NICs and GPUs, the NVLink fabric, and
+    ``routes`` (name -> (from, to)) drawn over it; routes that cross the socket link are red.
+
+    Returns the figure. Numbers on it: PCIe Gen5 x16 per direction, NVLink 4 per GPU (both ways),
+    InfiniBand NDR per NIC, and the socket hop's worst case from ``effective_bandwidth_numa``.
+    """
+    lay = layout(gpus=gpus, nics=gpus)
+    routes = EXAMPLE_ROUTES if routes is None else routes
+    pos = _positions(lay)
+    fig, ax = canvas(12, 7.5, size=(9.6, 6.0),
+                     title="Fig. 28.3 — device affinity in a two-socket node (DGX H100 counts from the catalog)")
+    pcie = hw("pcie.gen5_x16")
+    numa = effective_bandwidth_numa(pcie, hw("pcie.numa_penalty"))
+    for name, p in pos.items():
+        kind = {"dra": "host", "cpu": "host", "sw": "storage", "nic": "network", "gpu": "compute"}[
+            name[:3] if name[:3] in ("dra", "cpu", "nic", "gpu") else "sw"]
+        txt = {"dra": f"DDR5 memory, NUMA node {name[-1]}", "cpu": f"CPU {name[-1]} (root complex)",
+               "sw": f"PCIe switch {name[2:]}", "nic": f"NIC\n{name[3:]}", "gpu": f"GPU\n{name[3:]}"}[
+            name[:3] if name[:3] in ("dra", "cpu", "nic", "gpu") else "sw"]
+        box(ax, *p, txt, kind=kind, alpha=0.22, fontsize=8.5 if kind != "network" else 8)
+    # tree links (thin grey)
+    for child, par in lay.parent.items():
+        if par is None:
+            continue
+        a, b = _centre(pos[child], "top" if not child.startswith("dram") else "bottom"), \
+            _centre(pos[par], "bottom" if not child.startswith("dram") else "top")
+        ax.plot([a[0], b[0]], [a[1], b[1]], color=PALETTE["idle"], lw=1.3, zorder=0)
+    # NVLink fabric under the GPUs
+    gy = 0.35
+    box(ax, 0.3, gy, 11.4, 0.5, f"NVLink / NVSwitch fabric: {fmt(hw('nvlink4.gpu_bandwidth'), 'auto', sig=3)} per GPU "
+        f"(both ways summed) — GPU-to-GPU traffic never touches PCIe", kind="compute", alpha=0.15, fontsize=8.5)
+    for g in range(lay.gpus):
+        x = _centre(pos[f"gpu{g}"])[0]
+        ax.plot([x, x], [gy + 0.5, pos[f"gpu{g}"][1]], color=PALETTE["compute"], lw=1.0, alpha=0.6, zorder=0)
+    # socket interconnect
+    c0, c1 = pos["cpu0"], pos["cpu1"]
+    arrow(ax, (c0[0] + c0[2], c0[1] + c0[3] / 2), (c1[0], c1[1] + c1[3] / 2), "", kind="fault", both=True, width=2.5)
+    label(ax, 6.0, 5.92, "socket link (UPI / Infinity Fabric)", fontsize=8.5)
+    ax.text(6.0, 4.72, f"as little as {fmt(numa, 'auto', sig=3)}\nof a {fmt(pcie, 'auto', sig=3)} path",
+            ha="center", va="center", fontsize=8, color=PALETTE["fault"])
+    label(ax, 0.3, 4.45, f"PCIe Gen5 x16 links:\n{fmt(pcie, 'auto', sig=3)} per direction", fontsize=8, ha="left")
+    label(ax, 11.7, 4.45, f"each NIC (InfiniBand NDR):\n{fmt(hw('infiniband_ndr.per_gpu'), 'auto', sig=3)} one way", fontsize=8, ha="right")
+    # routes
+    styles = []
+    for i, (name, (a, b)) in enumerate(routes.items()):
+        r = route(lay, a, b)
+        far = "socket link" in r
+        color = PALETTE["fault"] if far else PALETTE["memory"]
+        dx = (i - 1) * 0.12
+        pts = []
+        for node in r:
+            if node == "socket link":
+                continue
+            where = "top" if node[:3] in ("gpu", "nic") else "bottom" if node.startswith("dram") else "mid"
+            x, y = _centre(pos[node], where)
+            pts.append((x + dx, y + (dx if where == "mid" else 0.0)))
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], color=color, lw=3.2, alpha=0.75,
+                ls="-" if i % 2 == 0 else "--", zorder=2)
+        ax.plot(*pts[0], "o", color=color, ms=7, zorder=4)
+        ax.plot(*pts[-1], "s", color=color, ms=7, zorder=4)
+        styles.append((name, color, "-" if i % 2 == 0 else "--", far))
+    for i, (name, color, ls, far) in enumerate(styles):
+        y = 7.25 - (i % 2) * 0.32
+        x = 0.3 + (i // 2) * 6.0
+        ax.plot([x, x + 0.45], [y, y], color=color, lw=3, ls=ls)
+        ax.text(x + 0.55, y, name + (" — crosses sockets" if far else ""), fontsize=8, va="center",
+                color=PALETTE["text"])
+    return fig

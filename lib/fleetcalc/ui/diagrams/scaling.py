@@ -1,0 +1,213 @@
+"""Scaling-law pictures of Vol. 2 Ch. 1 (Figs 1.7, 1.8, 1.9) and the C³ taxonomy (Fig. 1.12).
+
+Every curve is computed by the library's scaling calculators (``scaling.power_law_loss``,
+``scaling.training_flops``, ``scaling.resource_for_loss``, ``scaling.fleet_step_time``,
+``scaling.compute_fraction``). The chapter prints no fitted constants for its loss figures, so
+the two-variable loss uses the published fit of Kaplan et al. (2020, Eq. 1.5), the study the
+figures come from; :func:`kaplan_loss` below is that fit (the library has only the
+one-variable power law, so the two-variable form lives here).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fleetcalc.physics import scaling
+from fleetcalc.core.units import Q_, fmt
+from fleetcalc.core.validate import magnitude
+from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
+
+__all__ = ["KAPLAN", "kaplan_loss", "loss_vs_compute", "loss_vs_data", "data_regimes",
+           "c3_taxonomy", "FIG_1_8_SIZES"]
+
+#: Kaplan et al. 2020, Eq. 1.5 and Table 2 (loss in nats per token, P non-embedding parameters).
+KAPLAN = {"alpha_N": 0.076, "alpha_D": 0.095, "N_c": 8.8e13, "D_c": 5.4e13}
+
+#: The model sizes of Fig. 1.8's caption ("393K 至 708M 参数", line 830) and Kaplan's Fig. 4 between.
+FIG_1_8_SIZES = (393e3, 2e6, 25e6, 85e6, 302e6, 708e6)
+
+
+def kaplan_loss(P, D, *, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N_c=KAPLAN["N_c"],
+                D_c=KAPLAN["D_c"]):
+    """L(P, D) = [(N_c/P)^(alpha_N/alpha_D) + D_c/D]^alpha_D (nats/token), Kaplan et al. 2020
+    Eq. 1.5: the early-stopped test loss of a P-parameter model trained on D tokens.
+
+    Each limit is the library's one-variable power law (``scaling.power_law_loss`` with no floor):
+    D -> infinity gives (N_c/P)^alpha_N, P -> infinity gives (D_c/D)^alpha_D. Vectorised.
+    """
+    p = magnitude("P", P, "", gt=0)
+    d = magnitude("D", D, "", gt=0)
+    a_n = magnitude("alpha_N", alpha_N, "", gt=0, le=1)
+    a_d = magnitude("alpha_D", alpha_D, "", gt=0, le=1)
+    # (N_c/P)^(a_n/a_d) is the power law A X^-alpha with A = N_c^(a_n/a_d), alpha = a_n/a_d
+    model_term = scaling.power_law_loss(p, N_c ** (a_n / a_d), a_n / a_d, 0.0).magnitude
+    data_term = scaling.power_law_loss(d, D_c, 1.0, 0.0).magnitude
+    return (model_term + data_term) ** a_d
+
+
+def _count(x: float) -> str:
+    """A parameter count the way papers label curves: 393K, 25M, 1B."""
+    for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if x >= div:
+            return f"{x / div:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def _loglog(ax, xlabel, ylabel):
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.tick_params(labelsize=8)
+    ax.grid(True, which="major", alpha=0.3)
+    from fleetcalc.ui.plots import plain_log_ticks
+
+    plain_log_ticks(ax, "y")
+
+
+def _figure(size):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size, dpi=100)
+    return fig, fig.add_subplot(1, 1, 1)
+
+
+def loss_vs_compute(sizes=(1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9), *, mark_budget=None):
+    """Fig. 1.7 (ours, from the fit): test loss against training compute C = 6PD for models of
+    ``sizes`` parameters, each trained on more and more tokens, with the compute-optimal frontier
+    (the lowest loss any size reaches at each budget). Returns the figure; ``fig.frontier`` holds
+    (C, L, P) of the frontier and ``fig.best_at_budget`` the best size at ``mark_budget`` (FLOP)."""
+    sizes = np.asarray([magnitude("sizes", s, "", gt=0) for s in sizes], dtype=float)
+    fig, ax = _figure((6.4, 3.6))
+    C_grid = np.logspace(np.log10(6 * sizes.min() * 1e3), np.log10(6 * sizes.max() * 1e13), 160)
+    L_all = np.empty((len(sizes), len(C_grid)))
+    cmap = __import__("matplotlib").colormaps["viridis"]
+    for i, P in enumerate(sizes):
+        D = C_grid / scaling.training_flops(P, 1.0).magnitude          # tokens this budget buys
+        L_all[i] = np.where(D >= 1e3, kaplan_loss(P, np.maximum(D, 1e3)), np.nan)
+        ax.plot(C_grid, L_all[i], color=cmap(i / max(len(sizes) - 1, 1)), lw=1.2,
+                label=f"P = {_count(P)}")
+    best = np.nanargmin(np.where(np.isnan(L_all), np.inf, L_all), axis=0)
+    L_front = L_all[best, np.arange(len(C_grid))]
+    ax.plot(C_grid, L_front, color=PALETTE["fault"], lw=3, alpha=0.45, label="compute-optimal frontier")
+    fig.frontier = (C_grid, L_front, sizes[best])
+    if mark_budget is not None:
+        c = magnitude("mark_budget", mark_budget, "FLOP", gt=0)
+        j = int(np.argmin(np.abs(np.log(C_grid / c))))
+        ax.axvline(c, color=PALETTE["idle"], ls="--", lw=1)
+        fig.best_at_budget = sizes[best[j]]
+        ax.annotate(f"best size here: {_count(sizes[best[j]])}",
+                    (c, L_front[j]), xytext=(8, 18), textcoords="offset points", fontsize=8)
+    _loglog(ax, "training compute C = 6PD (FLOP)", "test loss (nats/token)")
+    ax.legend(fontsize=7, ncol=2, loc="upper right")
+    ax.set_title("Fig. 1.7: bigger models win only once the budget can feed them", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def loss_vs_data(sizes=FIG_1_8_SIZES):
+    """Fig. 1.8 (ours, from the fit): early-stopped test loss against data set size D for the
+    caption's model sizes. ``fig.floors`` holds each size's loss with unlimited data."""
+    sizes = [magnitude("sizes", s, "", gt=0) for s in sizes]
+    fig, ax = _figure((6.4, 3.4))
+    D = np.logspace(7, 11, 200)
+    cmap = __import__("matplotlib").colormaps["viridis"]
+    floors = []
+    for i, P in enumerate(sizes):
+        color = cmap(i / max(len(sizes) - 1, 1))
+        ax.plot(D, kaplan_loss(P, D), color=color, lw=1.4, label=_count(P))
+        floor = scaling.power_law_loss(P, KAPLAN["N_c"] ** KAPLAN["alpha_N"], KAPLAN["alpha_N"], 0.0).magnitude
+        floors.append(floor)
+        ax.axhline(floor, color=color, lw=0.6, ls=":")
+    fig.floors = np.array(floors)
+    _loglog(ax, "data set size D (tokens)", "test loss (nats/token)")
+    ax.legend(fontsize=7, title="model size", title_fontsize=8, loc="upper right")
+    ax.set_title("Fig. 1.8: each size flattens onto its own floor (dotted)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def data_regimes(A=20.0, alpha=0.35, floor=0.05, best_guess=0.9, near_floor=0.1):
+    """Fig. 1.9 (ours): generalisation error against data set size, in three regimes.
+
+    The power-law part is ``scaling.power_law_loss(D, A, alpha, floor)``; below the data set at
+    which that law would exceed ``best_guess`` (the error of guessing) the model is in the
+    small-data regime; past the size at which the reducible gap falls to ``near_floor`` x floor it
+    is in the irreducible-error regime. Both boundaries come from ``scaling.resource_for_loss``.
+    The constants are ours (illustrative); ``fig.boundaries`` holds the two data set sizes.
+    """
+    for name, v in (("A", A), ("alpha", alpha), ("floor", floor), ("best_guess", best_guess),
+                    ("near_floor", near_floor)):
+        magnitude(name, v, "", gt=0)
+    if best_guess <= floor * (1 + near_floor):
+        raise ValueError(f"best_guess={best_guess!r} must exceed floor x (1 + near_floor) = "
+                         f"{floor * (1 + near_floor)!r}, or the power-law regime is empty")
+    d_small = scaling.resource_for_loss(best_guess, A, alpha, floor).magnitude
+    d_floor = scaling.resource_for_loss(floor * (1 + near_floor), A, alpha, floor).magnitude
+    fig, ax = _figure((6.4, 3.2))
+    D = np.logspace(np.log10(d_small) - 1.5, np.log10(d_floor) + 1.5, 300)
+    law = scaling.power_law_loss(D, A, alpha, floor).magnitude
+    err = np.minimum(law, best_guess)
+    rng = np.random.default_rng(0)                     # seeded: the small-data scatter is a sketch
+    noisy = D < d_small
+    jitter = np.where(noisy, 1 + 0.12 * rng.standard_normal(D.size), 1.0)
+    ax.plot(D, err * jitter, color=PALETTE["compute"], lw=1.6)
+    ax.axhline(floor, color=PALETTE["idle"], ls="--", lw=1)
+    for lo, hi, kind, text in ((D[0], d_small, "fault", "small data:\nhigh, noisy error"),
+                               (d_small, d_floor, "memory", "power law:\nmore data buys the most"),
+                               (d_floor, D[-1], "idle", "irreducible error:\nthe noise floor")):
+        ax.axvspan(lo, hi, color=PALETTE[kind], alpha=0.12)
+        ax.text(np.sqrt(lo * hi), best_guess * 1.25, text, ha="center", va="bottom", fontsize=8)
+    fig.boundaries = (d_small, d_floor)
+    _loglog(ax, "data set size (examples)", "generalisation error")
+    ax.set_ylim(floor * 0.6, best_guess * 3)
+    ax.set_title("Fig. 1.9: three regimes of data scaling", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def c3_taxonomy(T_local, T_comm, T_sync, T_overlap=Q_(0, "s"), *, N=1):
+    """Fig. 1.12 (ours): the C³ taxonomy as three columns (Computation, Communication,
+    Coordination), each with its term of the fleet law (Eq. 1.3), the goodput factor that
+    measures it and the lever that shrinks it, above a bar of one step's wall-clock split computed
+    by ``scaling.fleet_step_time`` and ``scaling.compute_fraction``.
+
+    ``T_local`` is the per-device compute time T_compute/N; ``T_comm``, ``T_sync``, ``T_overlap``
+    are the other terms. ``fig.f_compute`` holds the compute fraction the bar shows.
+    """
+    n = magnitude("N", N, "", ge=1)
+    t_local = Q_(magnitude("T_local", T_local, "s", gt=0), "s")
+    T_compute = t_local * n
+    step = scaling.fleet_step_time(T_compute, n, T_comm, T_sync, T_overlap)
+    f = scaling.compute_fraction(T_compute, n, T_comm, T_sync, T_overlap)
+    t_comm = Q_(magnitude("T_comm", T_comm, "s", ge=0), "s")
+    t_sync = Q_(magnitude("T_sync", T_sync, "s", ge=0), "s")
+    t_ov = Q_(magnitude("T_overlap", T_overlap, "s", ge=0), "s")
+    fig, ax = canvas(12, 7.2, size=(7.6, 4.6), title="Fig. 1.12: the C³ taxonomy, where a step's time goes")
+    cols = (("compute", "C₁ Computation", "T_compute / N", "program goodput\nη_program",
+             "keep the math engines\nat peak"),
+            ("network", "C₂ Communication", "T_comm(N) − T_overlap", "runtime goodput\nη_runtime",
+             "faster fabric,\noverlap, compress"),
+            ("host", "C₃ Coordination", "T_sync(N)", "scheduling goodput\nη_scheduling",
+             "fewer barriers,\nasync, fault tolerance"))
+    for i, (kind, name, term, goodput, lever) in enumerate(cols):
+        x = 0.3 + i * 4.0
+        box(ax, x, 5.6, 3.4, 1.2, name, kind=kind, alpha=0.35, fontsize=10)
+        box(ax, x, 4.5, 3.4, 0.85, term, kind=kind, alpha=0.12, fontsize=9)
+        box(ax, x, 3.3, 3.4, 0.95, goodput, kind=kind, alpha=0.12, fontsize=9)
+        box(ax, x, 2.1, 3.4, 0.95, lever, kind=kind, alpha=0.12, fontsize=9)
+    # the step bar, proportional to the fleet-law terms
+    parts = ((t_local, "compute"), (np.maximum((t_comm - t_ov).to("s").magnitude, 0) * Q_(1, "s"), "network"),
+             (t_sync, "host"))
+    total = step.to("s").magnitude
+    x0 = 0.3
+    for t, kind in parts:
+        w = 11.4 * t.to("s").magnitude / total
+        if w > 0:
+            box(ax, x0, 0.55, w, 0.8, "", kind=kind, alpha=0.6)
+        x0 += w
+    label(ax, 6.0, 1.7, f"one step, T_step = {fmt(step, 'auto', sig=3)}:  "
+          f"f_compute = {fmt(f * 100, None, 3)} % (Eq. 1.4)", fontsize=9)
+    label(ax, 6.0, 0.2, "the gaps between the columns are where overhead moves, not where it vanishes",
+          fontsize=8, style="italic")
+    fig.f_compute = float(f.magnitude) if hasattr(f, "magnitude") else float(f)
+    return fig

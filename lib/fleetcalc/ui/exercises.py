@@ -1,0 +1,339 @@
+"""Exercises: the answer key an instructor holds, and the sealed self-check a student runs.
+
+Two registries, never mixed up:
+
+* **The key** (:class:`Exercise`, :func:`register`). Each solution notebook holds a cell tagged
+  ``answer-key`` that registers its exercises: the inputs (the book's numbers), per graded part an
+  :class:`Answer` whose ``compute`` derives the answer from the inputs with lib calls (never a
+  stored literal), its unit, tolerance and hint, the ranges for seeded variants, and the rubric of
+  each written answer. Solution notebooks, ``tools/grade.py`` and ``tools/variants.py`` run those
+  cells; nothing in this package does, so a student's kernel never holds the key.
+* **The card** (:func:`publish`). A student notebook gets, in place of the key cell, a ``publish``
+  call with the inputs and, per part, its unit, tolerance, hint and a *seal*: salted PBKDF2 digests
+  of the tolerance bucket the answer falls in. ``check`` recomputes the digest of the student's
+  bucket and compares, so it can say right or wrong without the answer being on the page.
+  A seal is a commitment, not a vault (a determined student can search buckets by brute force); the
+  grade comes from ``tools/grade.py``, which judges the student's variables with its own key.
+
+    check("28.9", "beta_cluster", beta_cluster)
+
+prints whether the answer is right within the part's tolerance and, if not, what to revisit.
+An unanswered ``...`` (or ``None``) prints "not answered yet" and never raises, so a fresh
+exercise notebook executes cleanly. :func:`answer_first` keeps an exercise's panel closed until
+every part of that exercise has passed its check, or the student asks to see it.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pint
+
+from fleetcalc.core.units import Quantity
+
+__all__ = ["Answer", "Exercise", "register", "exercise", "check", "grade", "judge", "all_exercises",
+           "Result", "publish", "part", "answer_first", "seal"]
+
+
+# ----------------------------------------------------------------------------- the key
+
+@dataclass
+class Answer:
+    compute: Callable[..., Any]
+    unit: str = ""          # the unit the student answers in ("" for a pure number)
+    rel: float = 1e-3       # relative tolerance
+    abs: float = 0.0        # absolute tolerance (in ``unit``)
+    hint: str = ""          # what to revisit when the answer is wrong
+    label: str = ""
+    points: float = 1.0
+
+
+@dataclass
+class Exercise:
+    id: str
+    chapter: str
+    title: str
+    source: str
+    inputs: dict
+    answers: dict[str, Answer]
+    ranges: dict = field(default_factory=dict)  # input -> (lo, hi[, step]) for seeded variants
+    valid: Callable[..., bool] | None = None     # extra condition a variant's inputs must meet
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{k}" + (f" [{a.unit}]" if a.unit else "") for k, a in self.answers.items())
+        return (f"Exercise {self.id}: {self.title} ({self.source})\n  inputs: {_show_inputs(self.inputs)}\n"
+                f"  answer variables: {parts}")
+
+    def expected(self, part: str, **overrides):
+        ans = self.answers[part]
+        args = {**self.inputs, **overrides}
+        params = inspect.signature(ans.compute).parameters
+        if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            args = {k: v for k, v in args.items() if k in params}
+        return ans.compute(**args)
+
+
+def _show_inputs(inputs: dict) -> str:
+    def show(v):
+        if isinstance(v, Quantity):
+            return f"{v.magnitude:g} {v.units:~P}"
+        return f"{v:g}" if isinstance(v, float) else str(v)
+    return ", ".join(f"{k} = {show(v)}" for k, v in inputs.items())
+
+
+_REGISTRY: dict[str, Exercise] = {}
+
+
+def register(ex: Exercise) -> Exercise:
+    """Add ``ex`` to the key (rerunning a key cell replaces its exercises)."""
+    _REGISTRY[ex.id] = ex
+    return ex
+
+
+def all_exercises() -> dict[str, Exercise]:
+    """The exercises whose key cells ran in this process (none in a student's kernel)."""
+    return dict(_REGISTRY)
+
+
+# ----------------------------------------------------------------------------- judging
+
+@dataclass
+class Result:
+    status: str  # "correct" | "wrong" | "unanswered" | "wrong-units"
+    message: str
+
+    def __bool__(self):
+        return self.status == "correct"
+
+    def __repr__(self):  # the cell shows the printed line; keep the repr quiet and stable
+        return f"<check: {self.status}>"
+
+
+def _magnitude_in(value, unit: str) -> float:
+    if isinstance(value, Quantity):
+        return float(value.to(unit or "dimensionless").magnitude)
+    if isinstance(value, bool):
+        raise TypeError("a truth value is not a number")
+    return float(value)
+
+
+def _unanswered(value) -> bool:
+    return value is ... or value is None
+
+
+def _read(ex_id, label, answer, unit):
+    """(number in ``unit``, None) or (None, Result) for an answer that is not a finite number."""
+    unit_note = f" (in {unit})" if unit else ""
+    if _unanswered(answer):
+        return None, Result("unanswered", f"… Exercise {ex_id}, {label}: not answered yet: replace ... with "
+                                          f"your answer{unit_note}.")
+    try:
+        got = _magnitude_in(answer, unit)
+    except (pint.DimensionalityError, pint.errors.UndefinedUnitError, TypeError, ValueError, AttributeError):
+        shown = f"{answer:~P}" if isinstance(answer, Quantity) else type(answer).__name__
+        return None, Result("wrong-units", f"✗ Exercise {ex_id}, {label}: {shown} is not a number{unit_note}; "
+                                           "check the units.")
+    if not math.isfinite(got):
+        return None, Result("wrong", f"✗ Exercise {ex_id}, {label}: the answer is not a finite number.")
+    return got, None
+
+
+def judge(ex_id: str, label: str, answer, want: float, unit: str = "", rel: float = 1e-3, abs: float = 0.0,
+          hint: str = "") -> Result:
+    """Compare ``answer`` with the number ``want`` (in ``unit``) within max(abs, rel*|want|)."""
+    got, bad = _read(ex_id, label, answer, unit)
+    if bad is not None:
+        return bad
+    tol = max(abs, rel * math.fabs(want))
+    shown = f"{got:.6g}{' ' + unit if unit else ''}"
+    if math.fabs(got - want) <= tol * (1 + 1e-12):
+        return Result("correct", f"✓ Exercise {ex_id}, {label} = {shown}: correct.")
+    direction = "too large" if got > want else "too small"
+    revisit = f" Revisit: {hint}" if hint else ""
+    return Result("wrong", f"✗ Exercise {ex_id}, {label} = {shown} is {direction}.{revisit}")
+
+
+def grade(ex_id: str, part: str, answer, inputs: dict | None = None) -> Result:
+    """Grade ``answer`` to ``part`` against the key (``inputs`` overrides some inputs: a variant)."""
+    ex = _REGISTRY.get(ex_id)
+    if ex is None:
+        raise KeyError(f"no exercise {ex_id!r} in the key; known: {sorted(_REGISTRY)}")
+    if part not in ex.answers:
+        raise KeyError(f"exercise {ex_id} has no part {part!r}; parts: {list(ex.answers)}")
+    spec = ex.answers[part]
+    label = (spec.label or part) + (" (your variant)" if inputs else "")
+    if _unanswered(answer):
+        return _read(ex_id, label, answer, spec.unit)[1]
+    want = _magnitude_in(ex.expected(part, **(inputs or {})), spec.unit)
+    return judge(ex_id, label, answer, want, spec.unit, spec.rel, spec.abs, spec.hint)
+
+
+# ----------------------------------------------------------------------------- the card and its seals
+
+ITERATIONS = 20_000   # PBKDF2 rounds per digest: a check costs milliseconds, a bucket search much more
+
+
+def _buckets(x: float, rel: float, abs_: float) -> list[str]:
+    """Names of the tolerance buckets around ``x`` (the bucket of x and its neighbours)."""
+    if rel == 0 and abs_ == 0:
+        return [f"x{x:.12g}"]
+    names = []
+    if rel > 0:
+        if x == 0:
+            names.append("r0")
+        else:
+            k = math.floor(math.log(math.fabs(x)) / math.log1p(rel))
+            s = "+" if x > 0 else "-"
+            names += [f"r{s}{k + d}" for d in (-1, 0, 1)]
+    if abs_ > 0:
+        k = math.floor(x / abs_)
+        names += [f"a{k + d}" for d in (-1, 0, 1)]
+    return names
+
+
+def _digest(bucket: str, salt: str) -> str:
+    return hashlib.pbkdf2_hmac("sha256", bucket.encode(), salt.encode(), ITERATIONS).hex()[:24]
+
+
+def seal(want: float, rel: float, abs_: float, salt: str) -> list[str]:
+    """The digests a student notebook carries for a part: only the answer's own bucket(s)."""
+    if rel == 0 and abs_ == 0:
+        return [_digest(f"x{want:.12g}", salt)]
+    own = []
+    if rel > 0:
+        if want == 0:
+            own.append("r0")
+        else:
+            k = math.floor(math.log(math.fabs(want)) / math.log1p(rel))
+            own.append(f"r{'+' if want > 0 else '-'}{k}")
+    if abs_ > 0:
+        own.append(f"a{math.floor(want / abs_)}")
+    return [_digest(b, salt) for b in own]
+
+
+@dataclass
+class Part:
+    unit: str = ""
+    rel: float = 1e-3
+    abs: float = 0.0
+    hint: str = ""
+    label: str = ""
+    seal: tuple = ()
+
+
+def part(unit: str = "", *, rel: float = 1e-3, abs: float = 0.0, hint: str = "", label: str = "",
+         seal: tuple | list = ()) -> Part:
+    return Part(unit, rel, abs, hint, label, tuple(seal))
+
+
+@dataclass
+class Card:
+    id: str
+    title: str
+    inputs: dict
+    parts: dict[str, Part]
+    salt: str
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{k}" + (f" [{p.unit}]" if p.unit else "") for k, p in self.parts.items())
+        return f"Exercise {self.id}: {self.title}\n  inputs: {_show_inputs(self.inputs)}\n  answer variables: {parts}"
+
+    def check(self, name: str, answer) -> Result:
+        p = self.parts[name]
+        label = p.label or name
+        got, bad = _read(self.id, label, answer, p.unit)
+        if bad is not None:
+            return bad
+        salt = f"{self.salt}/{self.id}/{name}"
+        if any(_digest(b, salt) in p.seal for b in _buckets(got, p.rel, p.abs)):
+            return Result("correct", f"✓ Exercise {self.id}, {label} = {got:.6g}{' ' + p.unit if p.unit else ''}: "
+                                     "correct (it matches the sealed answer).")
+        # no "too large / too small": a direction would let a student binary-search the answer
+        revisit = f" Revisit: {p.hint}" if p.hint else ""
+        return Result("wrong", f"✗ Exercise {self.id}, {label} = {got:.6g}{' ' + p.unit if p.unit else ''} "
+                               f"is not right.{revisit}")
+
+
+_CARDS: dict[str, Card] = {}
+_PASSED: dict[str, set] = {}
+
+
+def publish(ex_id: str, title: str = "", *, inputs: dict, parts: dict, salt: str = "") -> Card:
+    """Register the student's card for ``ex_id`` (what a student notebook runs instead of the key)."""
+    card = Card(ex_id, title, dict(inputs), dict(parts), salt)
+    _CARDS[ex_id] = card
+    _PASSED.pop(ex_id, None)
+    return card
+
+
+def exercise(ex_id: str):
+    """The exercise's card (student notebook) or its key entry (solution notebook): ``.inputs``."""
+    if ex_id in _CARDS:
+        return _CARDS[ex_id]
+    if ex_id in _REGISTRY:
+        return _REGISTRY[ex_id]
+    raise KeyError(f"no exercise {ex_id!r}; run the notebook's cells from the top (known: "
+                   f"{sorted(set(_CARDS) | set(_REGISTRY))})")
+
+
+def check(ex_id: str, part: str, answer, inputs: dict | None = None) -> None:
+    """Print whether ``answer`` to ``part`` of exercise ``ex_id`` is right (never raises on ...)."""
+    if ex_id in _CARDS and inputs is None:
+        card = _CARDS[ex_id]
+        if part not in card.parts:
+            raise KeyError(f"exercise {ex_id} has no part {part!r}; parts: {list(card.parts)}")
+        res = card.check(part, answer)
+        done = _PASSED.setdefault(ex_id, set())
+        (done.add if res else done.discard)(part)
+    else:
+        res = grade(ex_id, part, answer, inputs=inputs)
+    print(res.message)
+
+
+def passed(ex_id: str) -> bool:
+    """Whether every graded part of ``ex_id`` has passed its check in this kernel."""
+    card = _CARDS.get(ex_id)
+    return bool(card and card.parts) and _PASSED.get(ex_id, set()) >= set(card.parts)
+
+
+def answer_first(ex_id: str | None, code: str, prompt: str = "") -> None:
+    """Show an exercise's panel only once its parts pass, or when the student clicks to reveal it.
+
+    ``code`` is the panel cell's source, zlib-compressed and hex-encoded so the method and the
+    readouts stay off the page until then; the saved notebook holds only the closed state.
+    """
+    import ast
+    import binascii
+    import zlib
+
+    import ipywidgets as widgets
+    from IPython import get_ipython
+    from IPython.display import display
+
+    source = zlib.decompress(binascii.unhexlify(code)).decode("utf-8")
+    out = widgets.Output()
+
+    def open_panel(_=None):
+        box.children = (out,)
+        shell = get_ipython()
+        ns = shell.user_ns if shell is not None else {}
+        tree = ast.parse(source)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        with out:
+            exec(compile(tree, "<panel>", "exec"), ns)
+            if last is not None:
+                display(eval(compile(ast.Expression(last.value), "<panel>", "eval"), ns))
+
+    question = f"<b>Predict first:</b> {prompt}<br>" if prompt else ""
+    note = widgets.HTML(f"{question}<i>Answer first: this panel opens once every part of "
+                        f"Exercise {ex_id} passes its check, or when you choose to see it.</i>"
+                        if ex_id else f"{question}<i>Write your answer first, then open the panel.</i>")
+    button = widgets.Button(description="Show the panel", button_style="")
+    button.on_click(open_panel)
+    box = widgets.VBox([note, button])
+    if ex_id and passed(ex_id):
+        open_panel()
+    display(box)
