@@ -62,7 +62,6 @@ class Param:
             return value
         return magnitude(name, value, self.unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le,
                          integer=self.kind == "whole")
- magnitude(name, value, self.unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le)
 
     @property
     def range_text(self) -> str:

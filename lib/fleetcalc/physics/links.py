@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from fleetcalc.core.calculator import calculator, num, qty, whole
 from fleetcalc.core.validate import InputError, count, magnitude, out
 
 __all__ = [
@@ -24,11 +25,11 @@ __all__ = [
 ]
 
 
+@calculator(returns="byte/s", both_ways=qty("byte/s", gt=0, doc="both directions summed"))
 def one_way(both_ways):
     """Per-direction bandwidth of a symmetric full-duplex link: both-ways / 2
     (Vol. 2 Ch. 3 §3.1, line 2535: NVLink 900 GB/s both ways = 450 GB/s each way)."""
-    b = magnitude("both_ways", both_ways, "byte/s", gt=0)
-    return out(b / 2.0, "byte/s")
+    return both_ways / 2.0
 
 
 def bandwidth_ratio(fast, slow):
@@ -45,13 +46,12 @@ def bits_per_symbol(levels):
     return out(np.log2(lv), "")
 
 
+@calculator(returns="bit/s", baud=qty("1/s", gt=0, doc="symbol rate per lane"),
+            levels=whole(ge=2, doc="voltage levels: NRZ 2, PAM4 4"), lanes=whole(doc="SerDes lanes"))
 def line_rate(baud, levels, lanes=1):
     """Raw line rate = lanes x baud x log2(levels) (bit/s), before FEC and encoding
     (Vol. 2 Ch. 3 §3.3: PAM4 doubles the rate at the same symbol rate, line 2601)."""
-    b = magnitude("baud", baud, "1/s", gt=0)
-    lv = count("levels", levels, ge=2)
-    ln = count("lanes", lanes)
-    return out(ln * b * np.log2(lv), "bit/s")
+    return lanes * baud * np.log2(levels)
 
 
 def symbol_rate_needed(rate, levels, lanes=1):
@@ -77,14 +77,13 @@ def eye_penalty_db(levels):
     return out(20.0 * np.log10(lv - 1.0), "")
 
 
+@calculator(returns="", n=whole(doc="code word symbols"), k=whole(doc="data symbols, k <= n"))
 def fec_overhead(n, k):
     """Extra bits a Reed-Solomon RS(n, k) code adds: n / k - 1 (RS(544,514): 5.84 %)
     (Vol. 2 Ch. 3 §3.3, lines 2603/2609 name the code; the overhead follows from it)."""
-    nn = count("n", n)
-    kk = count("k", k)
-    if np.any(kk > nn):
-        raise InputError(f"k must be <= n for an RS(n, k) code; got n={n}, k={k}")
-    return out(nn / kk - 1.0, "")
+    if np.any(k > n):
+        raise InputError(f"k must be <= n for an RS(n, k) code; got n={n:g}, k={k:g}")
+    return n / k - 1.0
 
 
 def fec_path_latency(per_hop, hops):
@@ -138,13 +137,12 @@ def power_share(part, whole):
     return out(p / w, "")
 
 
+@calculator(returns="s", size=qty("byte", ge=0), bandwidth=qty("byte/s", gt=0))
 def transfer_time(size, bandwidth):
     """Time to push ``size`` bytes through a link or cut of ``bandwidth``: T = size / bandwidth,
     the bandwidth term n/beta of Vol. 2 Ch. 3 §3.4 without alpha (Go-Back-N tail, line 2674;
     the staircase of Vol. 2 Ch. 2, line 1975; the bisection example of §3.5, line 2801)."""
-    s = magnitude("size", size, "byte", ge=0)
-    b = magnitude("bandwidth", bandwidth, "byte/s", gt=0)
-    return out(s / b, "s")
+    return size / bandwidth
 
 
 def go_back_n_resend(message, delivered):
