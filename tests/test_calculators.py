@@ -1,0 +1,231 @@
+"""Every physics calculator, fuzzed and checked from its own declaration.
+
+A calculator declares its parameters' units and bounds once (``fleetcalc.core.calculator``).
+From that declaration alone (tests/strategies.py), for each public calculator of every module in
+``fleetcalc.physics``:
+
+* a typical call (each argument comfortably inside its range) gives a finite result;
+* each argument, alone, set to a malformed value (nan, inf, a string, True, a dict, None, an empty
+  array, a plain number where a unit is needed, a wrong unit) or just past a declared bound is
+  refused with ``InputError``/``TypeError`` whose message names that argument;
+* random valid arguments (hypothesis, drawn inside the declared bounds) give a finite result or a
+  clear error that names one of the arguments (a cross-argument rule such as k <= n); never nan,
+  inf, ZeroDivisionError or a unit-library error;
+* two values as an array work (the calculators are vectorised) or are refused clearly;
+* the fast path ``calc.kernel`` on plain floats gives the same number as the checked call;
+* the docstring's unit table and the signature's type hints come from the declaration.
+
+A public function that is not a declared calculator must be listed in ``PLAIN`` with the reason.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import pkgutil
+
+import numpy as np
+import pint
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import fleetcalc.physics
+from fleetcalc.core.calculator import is_calculator
+from fleetcalc.core.units import Q_, Quantity
+from fleetcalc.core.validate import nonfinite_parts
+
+from strategies import array_of, malformed, outside, strategy, typical
+
+# Public physics functions that are not declared calculators, and why.
+PLAIN: dict[str, str] = {}
+
+# Values for parameters a declaration cannot describe (declared ``anything``), and the few calls
+# whose arguments are linked (one must stay below another) so that the typical value of each
+# alone would break the link.
+EXAMPLES: dict[str, dict] = {}
+
+CLEAN = (ValueError, TypeError)
+SETTINGS = settings(max_examples=25, deadline=None, database=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+def _public_functions():
+    found = {}
+    for m in sorted(pkgutil.iter_modules(fleetcalc.physics.__path__), key=lambda m: m.name):
+        if m.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"fleetcalc.physics.{m.name}")
+        for n in getattr(mod, "__all__", ()):
+            f = getattr(mod, n)
+            if callable(f) and not inspect.isclass(f) and getattr(f, "__module__", "") == mod.__name__:
+                found[f"{m.name}.{n}"] = f
+    return found
+
+
+FUNCTIONS = _public_functions()
+DECLARED = {k: f for k, f in FUNCTIONS.items() if is_calculator(f)}
+IDS = sorted(DECLARED)
+
+
+def test_every_public_calculator_is_declared():
+    plain = sorted(k for k, f in FUNCTIONS.items() if not is_calculator(f) and k not in PLAIN)
+    assert not plain, f"declare these with @calculator or list them in PLAIN with the reason: {plain}"
+    stale = sorted(set(PLAIN) - set(FUNCTIONS))
+    assert not stale, f"PLAIN names functions that no longer exist: {stale}"
+    assert len(DECLARED) > 200
+
+
+def baseline(name):
+    calc = DECLARED[name]
+    kw = {}
+    for p, decl in calc.params.items():
+        if p in EXAMPLES.get(name, {}):
+            kw[p] = EXAMPLES[name][p]
+        elif decl.kind == "any":
+            if p not in calc.defaults:
+                pytest.fail(f"{name}: parameter {p!r} is declared anything(); give it a value in EXAMPLES")
+        elif p not in calc.defaults or calc.defaults[p] is None:
+            if p in calc.defaults:
+                continue  # optional: leave it out
+            kw[p] = typical(decl)
+    return kw
+
+
+def _names_a_param(msg: str, calc) -> bool:
+    return any(p in msg for p in calc.params)
+
+
+def _outcome(name, kw):
+    """None if the call was fine (finite result or a clean error naming a parameter); else a problem."""
+    calc = DECLARED[name]
+    try:
+        res = calc(**kw)
+    except CLEAN as err:
+        if _names_a_param(str(err), calc):
+            return None
+        return f"{name}({kw}): error that names no parameter: {type(err).__name__}: {err}"
+    except (ZeroDivisionError, OverflowError, pint.errors.PintError, FloatingPointError) as err:
+        return f"{name}({kw}): {type(err).__name__}: {err}"
+    bad = nonfinite_parts(res)
+    return f"{name}({kw}): non-finite {bad}" if bad else None
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_typical_call_is_finite(name):
+    kw = baseline(name)
+    calc = DECLARED[name]
+    with np.errstate(all="raise"):
+        res = calc(**kw)
+    assert not nonfinite_parts(res), f"{name}({kw}) = {res}"
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_bad_inputs_are_refused_by_name(name):
+    calc = DECLARED[name]
+    kw = baseline(name)
+    problems = []
+    for p, decl in calc.params.items():
+        for label, value in malformed(decl, calc.defaults.get(p, 0)) + outside(decl):
+            bad = dict(kw, **{p: value})
+            try:
+                calc(**bad)
+            except CLEAN as err:
+                if p not in str(err):
+                    problems.append(f"{p} = {label}: message does not name {p!r}: {err}")
+                continue
+            except Exception as err:  # noqa: BLE001 - any other error is the finding
+                problems.append(f"{p} = {label}: {type(err).__name__}: {err}")
+                continue
+            problems.append(f"{p} = {label}: accepted")
+    assert not problems, f"{name}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_random_valid_inputs(name):
+    calc = DECLARED[name]
+    fixed = {p: v for p, v in EXAMPLES.get(name, {}).items()}
+    drawn = {p: strategy(d) for p, d in calc.params.items() if p not in fixed and d.kind != "any"}
+    problems = []
+
+    @SETTINGS
+    @given(st.fixed_dictionaries(drawn))
+    def run(kw):
+        r = _outcome(name, {**fixed, **kw})
+        if r:
+            problems.append(r)
+
+    run()
+    assert not problems, "\n".join(problems[:5])
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_arrays_work(name):
+    calc = DECLARED[name]
+    kw = baseline(name)
+    problems = []
+    for p, decl in calc.params.items():
+        if p not in kw or decl.kind in ("any", "choice"):
+            continue
+        arr = array_of(kw[p])
+        if arr is None:
+            continue
+        r = _outcome(name, dict(kw, **{p: arr}))
+        if r:
+            problems.append(r)
+    assert not problems, "\n".join(problems)
+
+
+def _floats(calc, kw):
+    out = {}
+    for p, v in kw.items():
+        decl = calc.params[p]
+        out[p] = v.m_as(decl.unit) if decl.kind == "quantity" else v
+    return out
+
+
+@pytest.mark.parametrize("name", [n for n in IDS if isinstance(DECLARED[n].returns, str)])
+def test_kernel_is_the_same_formula(name):
+    calc = DECLARED[name]
+    kw = baseline(name)
+    checked = calc(**kw)
+    fast = calc.kernel(**{**{p: v for p, v in calc.defaults.items()}, **_floats(calc, kw)})
+    want = checked.m_as(calc.returns) if calc.returns else checked.m_as("")
+    assert np.allclose(np.asarray(fast, dtype=float), want, rtol=1e-12, atol=0), (fast, want)
+
+
+@pytest.mark.parametrize("name", IDS)
+def test_docs_and_hints_come_from_the_declaration(name):
+    calc = DECLARED[name]
+    doc = calc.__doc__ or ""
+    assert "Parameters (unit, allowed range)" in doc
+    for p, decl in calc.params.items():
+        assert f"    {p} : " in doc, f"{name}: {p} missing from the unit table"
+        if decl.kind == "quantity":
+            assert decl.unit in doc
+    sig = inspect.signature(calc)
+    assert all(q.annotation is not inspect.Parameter.empty for q in sig.parameters.values())
+    if isinstance(calc.returns, str):
+        assert sig.return_annotation is Quantity
+    first = doc.strip().splitlines()[0]
+    assert len(first) > 10 and not first.startswith("Parameters"), f"{name}: no formula line"
+
+
+def test_declared_bounds_are_the_checked_bounds():
+    """The declaration is what the wrapper enforces: a value one step inside each bound passes."""
+    problems = []
+    for name in IDS:
+        calc = DECLARED[name]
+        kw = baseline(name)
+        for p, decl in calc.params.items():
+            for bound, inside in ((decl.gt, "up"), (decl.ge, "at"), (decl.lt, "down"), (decl.le, "at")):
+                if bound is None or decl.kind not in ("quantity", "number", "whole"):
+                    continue
+                x = bound if inside == "at" else bound + (1 if decl.kind == "whole" else max(abs(bound), 1) * 1e-6) * (
+                    1 if inside == "up" else -1)
+                v = Q_(x, decl.unit) if decl.kind == "quantity" else x
+                try:
+                    decl.check(p, v)
+                except CLEAN as err:
+                    problems.append(f"{name}.{p} = {x}: {err}")
+    assert not problems, "\n".join(problems[:10])
