@@ -44,6 +44,11 @@ PLAIN: dict[str, str] = {}
 # whose arguments are linked (one must stay below another) so that the typical value of each
 # alone would break the link.
 EXAMPLES: dict[str, dict] = {}
+EXAMPLES.update({  # scale, power and cost: linked arguments, and amounts of any unit
+    "facility.rack_overhead": dict(total=Q_(33.5, "kW"), gpus=32, gpu_power=Q_(700, "W")),
+    "scaling_laws.resource_for_loss": dict(L_target=2.0, C_L=1.69),
+    "trends.orders_of_magnitude": dict(start=Q_(1e18, "FLOP"), end=Q_(1e25, "FLOP")),
+})
 
 CLEAN = (ValueError, TypeError)
 SETTINGS = settings(max_examples=25, deadline=None, database=None, derandomize=True,

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from fleetcalc.physics import facility as F
+from fleetcalc.physics import capacity, facility as F
 from fleetcalc.core.catalog import hw
-from fleetcalc.physics.scaling import training_flops
+from fleetcalc.physics.scaling_laws import training_flops
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 
@@ -27,7 +27,7 @@ def test_pue_and_cooling():
     assert F.pue_from_compute_fraction(0.5).magnitude == pytest.approx(2.0)
     assert F.compute_fraction_from_pue(1.25).magnitude == pytest.approx(0.8)
     # facility power via capacity (Example 27.3 style): 1.072 MW x 1.1 = 1.1792 MW
-    assert F.facility_power(Q_(1.072, "MW"), 1.1).to("MW").magnitude == pytest.approx(1.1792)
+    assert capacity.facility_power(Q_(1.072, "MW"), 1.1).to("MW").magnitude == pytest.approx(1.1792)
     # line 2236: <=10 kW room air, <=30 kW engineered air, above: liquid
     assert F.cooling_regime(Q_(8, "kW")) == "room air"
     assert F.cooling_regime(Q_(30, "kW")) == "engineered air"

@@ -5,7 +5,7 @@ Vol. 2 Ch. 3 §3.4 (seed 001, lines 2711-2734) times one data-parallel step of a
 ring AllReduce of the 280 GB gradient looks about a hundred times longer than the compute. If
 instead each GPU keeps its share of the batch, D tokens per step, both sides grow with the
 parameter count P and the ratio hardly moves. The formulas, with the ring AllReduce of Ch. 28
-Eq. 28.12 and the 6 P D training cost (:func:`fleetcalc.physics.scaling.training_flops`)::
+Eq. 28.12 and the 6 P D training cost (:func:`fleetcalc.physics.scaling_laws.training_flops`)::
 
     T_compute = 6 P D / (mfu x R_peak)
     T_comm    = 2 (N - 1) / N x s P / beta  +  2 (N - 1) alpha
@@ -19,7 +19,7 @@ share of it the step achieves. No overlap is assumed (the book's step 3, line 27
 """
 from __future__ import annotations
 
-from fleetcalc.physics import collectives, memory, scaling
+from fleetcalc.physics import collectives, memory, scaling_laws
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import magnitude, out
 
@@ -45,13 +45,13 @@ def dp_step_times(P, tokens_per_gpu, N, s_grad, alpha, beta, R_peak, mfu):
     (mfu R_peak)), ``comm`` (Eq. 28.12 on the s P gradient bytes) and ``ratio`` (comm / compute)."""
     # validate under this function's own parameter names before delegating
     memory._params("P", P)
-    scaling._amount("tokens_per_gpu", tokens_per_gpu, "token", gt=0)
+    scaling_laws._amount("tokens_per_gpu", tokens_per_gpu, "token", gt=0)
     magnitude("N", N, "", ge=2, integer=True)
     magnitude("s_grad", s_grad, "byte", gt=0)
     magnitude("alpha", alpha, "s", ge=0)
     magnitude("beta", beta, "byte/s", gt=0)
     r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    f = scaling.training_flops(P, tokens_per_gpu)
+    f = scaling_laws.training_flops(P, tokens_per_gpu)
     t_compute = out(f.to("FLOP").magnitude / (_mfu(mfu) * r), "s")
     grad = memory.gradient_memory(P, s_grad)
     t_comm = collectives.ring_allreduce_time(N, grad, alpha, beta)
@@ -66,7 +66,7 @@ def dp_comm_compute_ratio(P, tokens_per_gpu, N, s_grad, alpha, beta, R_peak, mfu
 def dp_ratio_large_model_limit(tokens_per_gpu, N, s_grad, beta, R_peak, mfu):
     """The bandwidth part of the ratio, which the ratio approaches as P grows (α's share -> 0):
     [2 (N-1)/N x s / beta] / [6 D / (mfu x R_peak)]. It contains no parameter count."""
-    d = scaling._amount("tokens_per_gpu", tokens_per_gpu, "token", gt=0)
+    d = scaling_laws._amount("tokens_per_gpu", tokens_per_gpu, "token", gt=0)
     n = magnitude("N", N, "", ge=2, integer=True)
     s = magnitude("s_grad", s_grad, "byte", gt=0)
     b = magnitude("beta", beta, "byte/s", gt=0)

@@ -11,7 +11,7 @@ Formulas owned elsewhere are imported, not repeated: T = D/BW is
 :func:`fleetcalc.physics.links.transfer_time`; one-way = both-ways / 2 is
 :func:`fleetcalc.physics.links.one_way`; MTBF of n parts and P(failure) come from
 :mod:`fleetcalc.physics.reliability`; the compute share of a step is
-:func:`fleetcalc.physics.scaling.compute_fraction`.
+:func:`fleetcalc.physics.parallel_scaling.compute_fraction`.
 """
 from __future__ import annotations
 
@@ -177,7 +177,7 @@ def per_step_comm_time(t_collective, layers, passes=2):
 def stall_fraction(t_comm, t_compute):
     """Share of wall time the accelerator waits when communication is not overlapped:
     t_comm / (t_comm + t_compute) (line 2046: 604 / (604 + 200) = 75.1 %). Utilisation is
-    1 minus this, the same as :func:`fleetcalc.physics.scaling.compute_fraction` with N = 1."""
+    1 minus this, the same as :func:`fleetcalc.physics.parallel_scaling.compute_fraction` with N = 1."""
     n = magnitude("t_comm", t_comm, "s", ge=0)
     c = magnitude("t_compute", t_compute, "s", ge=0)
     if np.any(n + c <= 0):
