@@ -1,5 +1,5 @@
-"""Tests for fleetcalc.physics.parallel_scaling: the fleet law, Amdahl, scaling efficiency, the ring tax, barrier vs independent throughput (Vol. 2 notation and Ch. 1, seed 001
-lines 1-1216).
+"""Tests for fleetcalc.physics.parallel_scaling: the fleet law, Amdahl, scaling efficiency, the ring
+tax, barrier vs independent throughput (Vol. 2 notation and Ch. 1, seed 001 lines 1-1216).
 
 Expected values come from the book (line numbers given) or from a hand calculation shown inline.
 """

@@ -1,5 +1,5 @@
-"""Tests for fleetcalc.physics.trends: orders of magnitude, growth per year, doubling time (Vol. 2 notation and Ch. 1, seed 001
-lines 1-1216).
+"""Tests for fleetcalc.physics.trends: orders of magnitude, growth per year, doubling time (Vol. 2
+notation and Ch. 1, seed 001 lines 1-1216).
 
 Expected values come from the book (line numbers given) or from a hand calculation shown inline.
 """

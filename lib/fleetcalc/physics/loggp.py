@@ -1,5 +1,7 @@
-"""The LogGP model of message passing: one message, a burst of messages, and the alpha-beta
-parameters a LogGP link implies.
+"""The LogGP model of message passing: one message, a burst, the implied alpha and beta.
+
+One k-byte message, a burst of back-to-back messages, and the alpha-beta parameters a LogGP link
+implies for long messages.
 
 LogGP (Alexandrov et al. 1995) as Vol. 2's notation conventions name it (lines 476-486, seed
 001): ``L_lat`` the wire latency, ``o`` the per-message processor overhead at each end, ``g`` the

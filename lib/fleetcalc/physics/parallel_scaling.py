@@ -1,6 +1,7 @@
-"""Parallel scaling across a fleet: the fleet law, Amdahl's law, scaling efficiency, the ring
-all-reduce tax, barrier vs independent throughput, the 3-D parallel device count and feeding
-the fleet from storage.
+"""Parallel scaling across a fleet: the fleet law, Amdahl's law and scaling efficiency.
+
+Also the ring all-reduce tax, barrier vs independent throughput, the 3-D parallel device count
+and feeding the fleet from storage.
 
 Vol. 2 notation (lines 454, 490, 524) and Ch. 1 Eq. 1.3-1.4, lines 724 and 1018-1035, Part I
 principles line 1199 (seed 001; line numbers point into that seed text).

@@ -1,5 +1,6 @@
-"""Neural scaling laws: power-law loss, training compute 6 P D and compute-optimal allocation
-(Chinchilla), with the data-limited and compute-limited regimes.
+"""Neural scaling laws: power-law loss, training compute 6 P D, compute-optimal allocation.
+
+Chinchilla's allocation, with the data-limited and compute-limited regimes.
 
 Vol. 2 Ch. 1 lines 762-836 (seed 001; line numbers point into that seed text), after Kaplan et
 al. 2020 and Hoffmann et al. 2022. The literature writes ``C ~= 6 N D`` with N = parameters;

@@ -1,12 +1,12 @@
-"""Tests for fleetcalc.physics.drift: the degradation equation and the retraining threshold (Vol. 2 notation and Ch. 1, seed 001
-lines 1-1216).
+"""Tests for fleetcalc.physics.data_drift: the degradation equation and the retraining threshold
+(Vol. 2 notation, seed 001 lines 308-320).
 
 Expected values come from the book (line numbers given) or from a hand calculation shown inline.
 """
 import numpy as np
 import pytest
 
-from fleetcalc.physics import drift as s
+from fleetcalc.physics import data_drift as s
 from fleetcalc.core.validate import InputError
 
 
