@@ -45,7 +45,7 @@ def test_power_saving_and_sums():
     # line 1766: 600 of 700 W saves 1/7 = 14.3 %
     assert energy.power_saving(Q_(600, "W"), Q_(700, "W")).magnitude == pytest.approx(1 / 7)
     # line 1740: 8 x 2,000 W = 16 kW
-    assert energy.power_sum(8, Q_(2000, "W")).magnitude == pytest.approx(16)
+    assert capacity.it_power(Q_(2000, "W"), 8).magnitude == pytest.approx(16)
     # line 1838: 700 - 500 - 250 = -50 W (the ranges' upper ends cannot both hold)
     assert energy.power_remainder(Q_(700, "W"), Q_(500, "W"), Q_(250, "W")).magnitude == pytest.approx(-50)
     assert capacity.facility_power(Q_(22.4, "kW"), 1.5).magnitude == pytest.approx(33.6)

@@ -61,7 +61,6 @@ MANUAL = {
     "energy.movement_to_compute": dict(D_vol=Q_(2, "byte"), energy_per_bit=Q_(2, "pJ/bit"), macs=2,
                                        energy_per_mac=Q_(1, "pJ")),
     "fabric.fat_tree_tiers_needed": dict(hosts=1000, k=64),
-    "facility.cluster_it_power": dict(racks=2, power_per_rack=Q_(40, "kW")),
     "inference.weight_bytes": dict(N=7e9, s=Q_(2, "byte")),
     "inference.token_latency_floor": dict(Q=Q_(14, "GB"), beta_mem=Q_(3.35, "TB/s")),
     "inference.devices_to_hold": dict(size=Q_(350, "GB"), capacity=Q_(80, "GB")),

@@ -61,10 +61,13 @@ def devices_for_deadline(tokens, deadline, rate_per_device, per_node=1):
     return _ceil(np.asarray(whole_devices) / k) * k
 
 
-@calculator(returns="kW", node_power=qty("kW", ge=0), nodes=whole(ge=0),
-            other_power=qty("kW", ge=0, doc="network, storage and other shared gear"))
-def it_power(node_power, nodes, other_power):
-    """IT power = nodes x node power + network/storage power (Example 27.3: 8 x 8 + 20 = 84 kW)."""
+@calculator(returns="kW", node_power=qty("kW", ge=0, doc="power of one unit: a node, a GPU or a rack"),
+            nodes=whole(ge=0, doc="identical units"),
+            other_power=qty("kW", ge=0, doc="network, storage, CPUs and other shared gear"))
+def it_power(node_power, nodes, other_power=0.0):
+    """IT power = nodes x node power + network/storage power (Example 27.3: 8 x 8 + 20 = 84 kW).
+    The same sum gives a rack (Vol. 2 Ch. 2 line 2232: 32 GPUs x 700 W + 11.1 kW = 33.5 kW), a
+    cluster of racks (line 2228: 32 x 33.5 kW = 1.07 MW) and GPUs alone (line 1740: 8 x 2,000 W)."""
     return nodes * node_power + other_power
 
 

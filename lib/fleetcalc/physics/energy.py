@@ -5,7 +5,8 @@ movement" (seed 001, lines 1714-1770 and 1830-1856; line numbers point into that
 Energy per bit (pJ/bit) is per bit *moved*; pint's ``bit`` and ``byte`` convert (1 byte = 8 bit),
 so ``Q_(4, "pJ/bit")`` applied to bytes gives joules directly. The data-movement energy itself is
 :func:`fleetcalc.physics.iron_law.movement_energy` (Vol. 2 notation, iron-law energy corollary); it is
-imported, not rewritten. Facility power (PUE, Eq. 2.2) is :func:`fleetcalc.physics.capacity.facility_power`.
+imported, not rewritten. Facility power (PUE, Eq. 2.2) is :func:`fleetcalc.physics.capacity.facility_power`
+and the power of n devices :func:`fleetcalc.physics.capacity.it_power`.
 
 The text quotes three HBM energies: 2 pJ/bit (lines 1434, 1454), 2-5 pJ/bit (Table 2.4) and
 4 pJ/bit (lines 1832-1848); the catalog keeps all three and each notebook says which it uses.
@@ -14,13 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import calculator, num, qty, whole
+from fleetcalc.core.calculator import calculator, num, qty
 from fleetcalc.core.validate import InputError, magnitude, out
 from fleetcalc.physics.iron_law import movement_energy
 
 __all__ = [
     "flops_per_watt", "operand_energy", "mac_energy", "movement_to_compute",
-    "heat_flux", "throttled_peak", "power_saving", "power_sum", "power_remainder",
+    "heat_flux", "throttled_peak", "power_saving", "power_remainder",
 ]
 
 
@@ -79,12 +80,6 @@ def power_saving(cap, tdp):
     if np.any(cap > tdp):
         raise InputError(f"cap must be <= tdp ({tdp} W); got {cap} W")
     return 1.0 - cap / tdp
-
-
-@calculator(returns="kW", devices=whole(ge=0), per_device=qty("W", ge=0))
-def power_sum(devices, per_device):
-    """devices x power per device (kW): 8 GPUs x 2,000 W = 16 kW (line 1740)."""
-    return devices * per_device / 1e3
 
 
 def power_remainder(total, *parts):

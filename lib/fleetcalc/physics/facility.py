@@ -4,7 +4,8 @@ and the fallacies (lines 2390-2460).
 
 PUE = P_facility / P_IT (Vol. 2 Ch. 2 Eq. 2.2, line 1722). Facility power and energy are
 :func:`fleetcalc.physics.capacity.facility_power` / :func:`fleetcalc.physics.capacity.energy` and IT power of
-identical units is :func:`fleetcalc.physics.capacity.it_power`: call them there (not repeated here). The summary's
+identical units (GPUs in a rack, racks in a cluster) is :func:`fleetcalc.physics.capacity.it_power`:
+call them there (not repeated here). The summary's
 "90-95 % of facility power reaches compute" (line 2480) is the reciprocal of PUE.
 
 The ``COOLING`` thresholds are the book's: room air through perforated tiles below ~10 kW per
@@ -16,10 +17,9 @@ import numpy as np
 
 from fleetcalc.core.calculator import anything, calculator, fraction, num, qty, whole
 from fleetcalc.core.validate import InputError, magnitude
-from fleetcalc.physics.capacity import it_power
 
 __all__ = [
-    "rack_power", "rack_overhead", "racks_needed", "cluster_it_power",
+    "rack_overhead", "racks_needed",
     "pue_from_compute_fraction", "compute_fraction_from_pue", "cooling_regime", "cooling_code",
     "rack_units_left", "total_mass", "floor_load", "sustained_rate", "ideal_training_time",
     "overhead_chain", "equivalent_hours", "COOLING",
@@ -27,14 +27,6 @@ __all__ = [
 
 #: Cooling regimes by rack power (kW upper bounds), Vol. 2 Ch. 2 line 2236.
 COOLING = (("room air", 10.0), ("engineered air", 30.0), ("liquid", float("inf")))
-
-
-@calculator(returns="kW", gpus=whole(ge=0), gpu_power=qty("kW", ge=0),
-            overhead=qty("kW", ge=0, doc="CPUs, NVSwitch, NICs, conversion, fans"))
-def rack_power(gpus, gpu_power, overhead):
-    """Rack power = GPUs x GPU power + everything else (CPUs, NVSwitch, NICs, conversion,
-    fans), line 2232: 32 x 700 W = 22.4 kW + 11+ kW = 33.5 kW."""
-    return gpus * gpu_power + overhead
 
 
 @calculator(returns="kW", total=qty("kW", ge=0, doc=">= gpus x gpu_power"), gpus=whole(ge=0),
@@ -53,14 +45,6 @@ def racks_needed(gpus, gpus_per_rack):
     (Vol. 2 Ch. 2 line 2228: 1,024 / 32 = 32 racks; line 2288: 8,192 / 32 = 256, "about 250";
     Ch. 3 §3.5, lines 2768-2770)."""
     return np.ceil(gpus / gpus_per_rack)
-
-
-@calculator(returns="MW", racks=whole(ge=0), power_per_rack=qty("kW", ge=0),
-            other_power=qty("kW", ge=0, doc="shared gear; None = 0"))
-def cluster_it_power(racks, power_per_rack, other_power=None):
-    """IT power of identical racks plus shared gear: capacity.it_power(rack power, racks, other)
-    (line 2228: 32 x 33.5 kW = 1.07 MW, the book's "about 1.1 MW")."""
-    return it_power.kernel(power_per_rack, racks, 0.0 if other_power is None else other_power) / 1e3
 
 
 @calculator(returns="", fraction=fraction(open_low=True, doc="share of facility power that reaches IT"))
