@@ -88,9 +88,9 @@ def throughput_loss(comm_fraction, slowdown):
             slowdown=num(ge=1, doc="times slower communication"))
 def stall_cost(budget, comm_fraction, slowdown):
     """Money spent on GPUs idling in the extra network stall, when ``budget`` pays for the slowed
-    run: budget x f (s - 1) / ((1 - f) + f s) = budget x :func:`throughput_loss`
-    (Vol. 2 Ch. 3 §3.5, line 2805: $300M, f = 30 %, 4:1 -> $142.1M)."""
-    return budget * throughput_loss.kernel(comm_fraction, slowdown)
+    run: budget x f (s - 1) / ((1 - f) + f s) (Vol. 2 Ch. 3 §3.5, line 2805: $300M, f = 30 %,
+    4:1 -> $142.1M)."""
+    return budget * throughput_loss.kernel(comm_fraction, slowdown)  # f (s - 1) / stretch = 1 - 1 / stretch
 
 
 @calculator(returns="", compute=qty("s", gt=0), comm=qty("s", ge=0, doc="not overlapped"))
