@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
-from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 from fleetcalc.physics import collectives
 
@@ -129,8 +128,7 @@ def ring_fleet_terms(N, T_compute, M, alpha, beta_net, T_sync=None, overlap=0.0)
     Returns a dict of Quantities (s): compute, comm, sync, overlap, step.
     """
     ts = 0.0 if T_sync is None else T_sync
-    ring = collectives.ring_allreduce_time(np.maximum(N, 2), Q_(M, "byte"), Q_(alpha, "s"),
-                                           Q_(beta_net, "byte/s")).m_as("s")
+    ring = collectives.ring_allreduce_time.kernel(np.maximum(N, 2), M, alpha, beta_net)
     comm = np.where(N >= 2, ring, 0.0)
     local = T_compute / N
     hidden = overlap * np.minimum(comm, local)
