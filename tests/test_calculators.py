@@ -39,6 +39,9 @@ from strategies import array_of, malformed, outside, strategy, typical
 
 # Public physics functions that are not declared calculators, and why.
 PLAIN: dict[str, str] = {}
+PLAIN.update({  # scale, power and cost
+    "energy.power_remainder": "takes any number of parts (total, *parts): a declaration names a fixed list",
+})
 
 # Values for parameters a declaration cannot describe (declared ``anything``), and the few calls
 # whose arguments are linked (one must stay below another) so that the typical value of each
