@@ -57,8 +57,7 @@ def devices_for_deadline(tokens, deadline, rate_per_device, per_node=1):
     """Least whole devices (rounded up to whole nodes of ``per_node``) that finish ``tokens`` by
     ``deadline`` (Ch. 28 Eq. 28.27 solved for the device count, Example 27.3)."""
     whole_devices = _ceil(devices_lower_bound.kernel(tokens, deadline, rate_per_device))
-    k = _whole(per_node)
-    return _ceil(np.asarray(whole_devices) / k) * k
+    return round_up_to_nodes.kernel(whole_devices, per_node)
 
 
 @calculator(returns="kW", node_power=qty("kW", ge=0, doc="power of one unit: a node, a GPU or a rack"),
