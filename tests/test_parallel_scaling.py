@@ -38,7 +38,7 @@ def test_gpt3_fleet_example_efficiencies():
     f_eth = s.compute_fraction(Q_(1.2 * 1024, "s"), 1024, t_eth)
     assert round(f_ib.magnitude * 100, 1) == 4.1
     assert round(f_eth.magnitude * 100, 1) == 2.1
-    # the same through the ring helper
+    # the same through ring_scaling_efficiency
     eta = s.ring_scaling_efficiency(1024, Q_(1.2 * 1024, "s"), m, Q_(0, "s"), Q_(200, "Gbit/s"))
     assert eta.magnitude == pytest.approx(f_ib.magnitude)
     # the compute time 4.1 % implies: t = f T / (1 - f)
