@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from fleetcalc.physics import inference
+from fleetcalc.physics import inference, memory
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 
@@ -10,8 +10,8 @@ H100_R, H100_BW = Q_(989, "TFLOP/s"), Q_(3.35, "TB/s")
 
 
 def test_weight_bytes():
-    assert inference.weight_bytes(175e9, Q_(2, "byte")).magnitude == pytest.approx(350)
-    assert inference.weight_bytes(175e9, Q_(4, "bit")).magnitude == pytest.approx(87.5)   # line 1512
+    assert memory.weights_memory(175e9, Q_(2, "byte")).magnitude == pytest.approx(350)
+    assert memory.weights_memory(175e9, Q_(4, "bit")).magnitude == pytest.approx(87.5)   # line 1512
 
 
 def test_floors_line_1516():
@@ -69,13 +69,13 @@ def test_validation():
     with pytest.raises(InputError, match="B"):
         inference.decode_flops(7e9, 0)
     with pytest.raises(InputError):
-        inference.weight_bytes(-1, Q_(2, "byte"))
+        memory.weights_memory(-1, Q_(2, "byte"))
 
 
 def test_decode_step_agrees_with_the_single_formulas():
     kv = Q_(320, "kB")
     d = inference.decode_step(70.6e9, Q_(2, "byte"), 8, H100_R, H100_BW, ctx=2048, kv_per_token=kv, devices=2)
-    W = inference.weight_bytes(70.6e9, Q_(2, "byte"))
+    W = memory.weights_memory(70.6e9, Q_(2, "byte"))
     Q = inference.decode_step_bytes(W, 8, 2048, kv)
     assert d["W"].to("GB").magnitude == pytest.approx(W.to("GB").magnitude)
     assert d["Q"].to("GB").magnitude == pytest.approx(Q.to("GB").magnitude)

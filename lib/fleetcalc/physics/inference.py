@@ -6,7 +6,7 @@ One decode step (one new token for each of ``B`` sequences) reads every weight o
 sequence, its KV cache; it does 2 FLOP per parameter per sequence. With compute and memory
 overlapped (the roofline's assumption, :func:`fleetcalc.physics.roofline.time_lower_bound`)::
 
-    Q = W + B x ctx x kv_per_token          (bytes read per step)
+    Q = W + B x ctx x kv_per_token          (bytes read per step; W = N s, memory.weights_memory)
     F = 2 N B                               (FLOP per step)
     t_step >= max(F / R_peak, Q / beta_mem)  on ``devices`` that split both evenly
 
@@ -24,12 +24,11 @@ from fleetcalc.core.validate import out
 from fleetcalc.physics import memory, roofline
 
 __all__ = [
-    "weight_bytes", "decode_flops", "kv_bytes_per_token", "decode_step_bytes", "token_latency_floor",
+    "decode_flops", "kv_bytes_per_token", "decode_step_bytes", "token_latency_floor",
     "compute_time", "decode_step", "memory_boundness", "utilisation", "batch_for_utilisation",
     "devices_to_hold",
 ]
 
-_N = memory.PARAMETER_COUNT
 _S = qty("byte", gt=0, doc="bytes per weight (Q_(4, 'bit') for INT4)")
 _B = whole(doc="sequences decoded together")
 _CTX = num(ge=0, doc="tokens already in each sequence's KV cache")
@@ -37,12 +36,6 @@ _KV = qty("byte", ge=0, doc="KV-cache bytes per token of context; None = no KV t
 _DEVICES = whole(doc="devices that split the work evenly")
 _R_PEAK = roofline.ridge_point.params["R_peak"]
 _BETA_MEM = roofline.ridge_point.params["beta_mem"]
-
-
-@calculator(returns="GB", N=_N, s=_S)
-def weight_bytes(N, s):
-    """W = N x s: bytes of weights (175e9 x 2 byte = 350 GB, line 1410; 70.6e9 x 2 = 141.2 GB)."""
-    return memory.weights_memory.kernel(N, s)
 
 
 @calculator(returns="FLOP", N=num(gt=0, doc="model parameters"), B=_B)
@@ -121,11 +114,11 @@ def decode_step(N, s, B, R_peak, beta_mem, ctx=0, kv_per_token=None, devices=1) 
     """Everything about one decode step (see the module docstring): W, Q, F, I, t_compute,
     t_memory, t_step (the max), tokens/s for the batch, bound, memory-boundness and utilisation.
 
-    The inputs are validated once and the kernels of :func:`weight_bytes`,
+    The inputs are validated once and the kernels of :func:`fleetcalc.physics.memory.weights_memory`,
     :func:`decode_step_bytes`, :func:`decode_flops`, :func:`compute_time`,
     :func:`token_latency_floor` and the roofline's time bound are evaluated on the checked
     numbers, so a panel can sweep a whole batch grid in one call."""
-    W = weight_bytes.kernel(N, s) + 0.0 * B                                     # GB
+    W = memory.weights_memory.kernel(N, s) + 0.0 * B                                    # GB
     Q = decode_step_bytes.kernel(W * 1e9, B, ctx, kv_per_token)                 # GB
     F = decode_flops.kernel(N, B)                                               # FLOP
     I = roofline.arithmetic_intensity.kernel(F, Q * 1e9)                        # FLOP/byte
