@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from fleetcalc.physics import inference, memory
+from fleetcalc.physics import inference, memory, roofline
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 
@@ -84,3 +84,13 @@ def test_decode_step_agrees_with_the_single_formulas():
     assert d["t_compute"].to("ms").magnitude == pytest.approx(inference.compute_time(F, H100_R, 2).magnitude)
     grid = inference.decode_step(70e9, Q_(2, "byte"), np.array([1, 64, 4096]), H100_R, H100_BW)
     assert grid["t_step"].magnitude.shape == (3,) and grid["bound"] == "mixed"
+
+
+def test_decode_step_time_is_the_roofline_bound():
+    # hand: 70e9 x 2 byte = 140 GB at B = 1 -> 140e9 / 3.35e12 = 41.791 ms > 2 x 70e9 / 989e12 = 0.14156 ms
+    d = inference.decode_step(70e9, Q_(2, "byte"), 1, H100_R, H100_BW)
+    assert d["t_step"].to("ms").magnitude == pytest.approx(140e9 / 3.35e12 * 1e3)
+    F, Q = inference.decode_flops(70e9, 1), Q_(140, "GB")
+    assert d["t_step"].to("ms").magnitude == pytest.approx(
+        roofline.time_lower_bound(F, Q, H100_R, H100_BW).to("ms").magnitude)
+    assert d["tokens_per_s"].magnitude == pytest.approx(3.35e12 / 140e9)
