@@ -38,12 +38,31 @@ from fleetcalc.core.validate import nonfinite_parts
 from strategies import array_of, malformed, outside, strategy, typical
 
 # Public physics functions that are not declared calculators, and why.
-PLAIN: dict[str, str] = {}
+PLAIN: dict[str, str] = {
+    "devices.device": "looks up a catalog entry by its label (a string); no numbers to declare",
+    "devices.ridge_table": "a table of catalog entries; takes nothing",
+    "devices.gpu_generation_table": "Table 2.2 from the catalog; takes nothing",
+    "devices.tpu_generation_table": "Table 2.3 from the catalog; takes nothing",
+    "devices.ratio": "new / old in whatever unit the caller gives (both of one kind, or both plain)",
+    "measure.triad_bandwidth": "times this machine (a timing loop), not a formula",
+    "measure.matmul_rate": "times this machine (a timing loop), not a formula",
+    "measure.matmul_sweep": "times this machine over a list of sizes",
+    "measure.gpu_available": "asks torch whether a GPU is present; takes nothing",
+    "measure.gpu_matmul_rate": "times the GPU (a timing loop); None without one",
+    "measure.gpu_copy_bandwidth": "times the GPU (a timing loop); None without one",
+}
 
 # Values for parameters a declaration cannot describe (declared ``anything``), and the few calls
 # whose arguments are linked (one must stay below another) so that the typical value of each
 # alone would break the link.
-EXAMPLES: dict[str, dict] = {}
+EXAMPLES: dict[str, dict] = {
+    "accelerator.occupancy": dict(blocks=2, t=128, T_SM=2048),
+    "roofline.min_batch_for_intensity": dict(I_target=Q_(50, "FLOP/byte"), d=4096, n=4096, s=Q_(2, "byte")),
+    "devices.slowest_member_loss": dict(f_nominal=Q_(1830, "MHz"), deficit=Q_(50, "MHz")),
+    "devices.annual_growth": dict(start=Q_(300, "W"), end=Q_(1000, "W")),
+    "devices.project": dict(value=Q_(1000, "W")),
+    "devices.years_to_reach": dict(start=Q_(1000, "W"), target=Q_(2000, "W")),
+}
 
 CLEAN = (ValueError, TypeError)
 SETTINGS = settings(max_examples=25, deadline=None, database=None, derandomize=True,

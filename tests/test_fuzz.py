@@ -62,7 +62,6 @@ MANUAL = {
                                        energy_per_mac=Q_(1, "pJ")),
     "fabric.fat_tree_tiers_needed": dict(hosts=1000, k=64),
     "facility.cluster_it_power": dict(racks=2, power_per_rack=Q_(40, "kW")),
-    "inference.weight_bytes": dict(N=7e9, s=Q_(2, "byte")),
     "inference.token_latency_floor": dict(Q=Q_(14, "GB"), beta_mem=Q_(3.35, "TB/s")),
     "inference.devices_to_hold": dict(size=Q_(350, "GB"), capacity=Q_(80, "GB")),
     "node.transfer_time": dict(D_vol=Q_(1, "GB"), BW=Q_(900, "GB/s")),

@@ -30,7 +30,7 @@ def test_gpu_cell_without_a_gpu(monkeypatch):
     out = io.StringIO()
     ns = {}
     with contextlib.redirect_stdout(out):
-        exec("from fleetcalc.notebook import *\nfrom fleetcalc import measure\n" + _gpu_cell(), ns)
+        exec("from fleetcalc.notebook import *\nfrom fleetcalc.physics import measure\n" + _gpu_cell(), ns)
     assert "GPU measurements skipped" in out.getvalue()
 
 
