@@ -4,18 +4,13 @@ repository) or, where they are absent, from the committed extract tests/data/cit
 (regenerate it with: python tools/reference_pages.py cited-lines --seeds <seed folder>)."""
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("reference_pages", ROOT / "tools" / "reference_pages.py")
-rp = importlib.util.module_from_spec(_spec)
-sys.modules["reference_pages"] = rp
-_spec.loader.exec_module(rp)
+from workbook import reference_pages as rp  # noqa: E402
 
 
 def _seed_dir() -> Path | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import jupytext
@@ -20,11 +19,10 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import answer_key  # noqa: E402
-from fleetcalc.ui.exercises import _magnitude_in  # noqa: E402
-from fleetcalc.core.units import Q_  # noqa: E402
+from workbook import answer_key
+from fleetcalc.ui.exercises import _magnitude_in
+from fleetcalc.core.units import Q_
 
 SETS = answer_key.load()
 

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import csv
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import grade  # noqa: E402
+from workbook import grade
 
 SET = "ch28/ex28_08"
 BW_SMALL, BW_LARGE = 19.53125, 1024.0      # MiB/s, by hand (module docstring)

@@ -1,19 +1,14 @@
 """tools/instructor.py and instructor/*.md: generated blocks read from the executed notebooks."""
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("instructor", ROOT / "tools" / "instructor.py")
-instructor = importlib.util.module_from_spec(_spec)
-sys.modules["instructor"] = instructor  # dataclasses look their module up there
-_spec.loader.exec_module(instructor)
+from workbook import instructor  # noqa: E402
 
 HAND_SECTIONS = ("## Learning objectives", "## Suggested lecture flow", "## Misconceptions to target")
 

@@ -21,7 +21,6 @@ runs it first) and the playwright package; never `playwright install`.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -54,10 +53,8 @@ SLIDES_NB = "28_3_roofline_slides.ipynb"
 
 
 def _slides():
-    spec = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from workbook import slides
+    return slides
 expect.set_options(timeout=45_000)   # Run All on a busy 2-core machine takes a while
 
 

@@ -43,11 +43,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from workbook import ROOT
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-from tools import panel_harness  # noqa: E402
+from workbook import panel_harness
 
 TARGETS = {"import_s": 0.3, "panel_median_ms": 100.0, "panel_p95_ms": 150.0, "median_of_medians_ms": 30.0,
            "compute_ms": 5.0, "notebook_s": 10.0}
@@ -391,7 +390,7 @@ def bench_builder_vs_interact(moves: int) -> dict:
 # ----------------------------------------------------------------------------- notebooks, tests, site
 
 def bench_notebooks(dirs, only: str | None) -> list[tuple[str, float, str]]:
-    import tools.nb as nb
+    from workbook import nb
 
     rows = []
     for src in panel_harness.notebook_sources(dirs):
@@ -565,10 +564,8 @@ def main(argv=None) -> int:
              "--nbval-current-env", "tests", "chapters", "solutions", "exercises"])
     if a.site:
         print("site build ...", flush=True)
-        if (ROOT / "tools" / "site.py").exists():
-            extra["Site build (tools/site.py build)"] = bench_command([sys.executable, "tools/site.py", "build"])
-        else:
-            extra["Site build"] = (0.0, -1, "tools/site.py does not exist yet")
+        extra["Site build (workbook site build)"] = bench_command(
+            [sys.executable, "-m", "workbook.cli", "site", "build"])
     meta["load_end"] = loadavg()
     out = Path(a.out)
     write_report(out, argv, meta, imp, panels, failures, cmp_, notebooks, extra)

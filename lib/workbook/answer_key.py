@@ -15,14 +15,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
+from workbook import ROOT
 
-from fleetcalc.ui import exercises as _ex  # noqa: E402
-from fleetcalc.core.units import Q_, Quantity  # noqa: E402
+from fleetcalc.ui import exercises as _ex
+from fleetcalc.core.units import Q_, Quantity
 
 KEY_TAG = "answer-key"
 _CELL = re.compile(r"```\{code-cell\}[^\n]*\n((?::[^\n]*\n)*)\n?(.*?)\n```", re.S)

@@ -33,15 +33,13 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
-sys.path.insert(0, str(ROOT / "tools"))
+from workbook import ROOT
 
 import nbformat  # noqa: E402
 
-import answer_key  # noqa: E402
-from fleetcalc.ui import exercises as _ex  # noqa: E402
-from fleetcalc.core.units import Q_, Quantity  # noqa: E402
+from workbook import answer_key
+from fleetcalc.ui import exercises as _ex
+from fleetcalc.core.units import Q_, Quantity
 
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SIG = 3            # significant digits of a value drawn without a step
@@ -221,7 +219,7 @@ def _num(x: float) -> str:
 
 def student_notebook(set_name: str, student: str, seed: int):
     """The set's student notebook with ``student``'s inputs and seals (not executed)."""
-    import nb as nbtool
+    from workbook import nb as nbtool
 
     src = ROOT / "solutions" / f"{set_name}.md"
     exs = answer_key.load_set(src)
@@ -287,7 +285,7 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
 
 
 def main(argv=None) -> int:
-    from grade import read_roster
+    from workbook.grade import read_roster
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--roster", required=True, help="roster CSV (a column id, student_id or student)")

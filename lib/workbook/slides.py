@@ -36,7 +36,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
 DIRS = ("chapters", "solutions")
 NOTES_WORDS = 150
 RISE = {"scroll": True, "enable_chalkboard": True}   # long slides scroll; [ and ] draw on a slide

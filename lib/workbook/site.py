@@ -45,7 +45,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT, ROOT_ENV
 BUILD = ROOT / "_build"
 STAGE = BUILD / ".stage"
 CACHE = BUILD / ".cache"
@@ -55,7 +55,10 @@ ASSET_EXT = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".csv", ".json", ".toml", 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNEL_NOTE_TAG = "site-kernel-note"
 
-sys.path.insert(0, str(ROOT / "tools"))
+
+def _child_env() -> dict:
+    """The environment of a tool process started from here: the same workbook ROOT."""
+    return {**os.environ, ROOT_ENV: str(ROOT)}
 
 
 def load_book(path: Path | None = None) -> dict:
@@ -362,7 +365,7 @@ def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
 
 def render_frames(sources: list[Path], jobs: int = 2) -> int:
     """Render the frames not yet cached, in ``jobs`` processes (tools/scrub.py). Returns rc."""
-    import scrub
+    from workbook import scrub
 
     keep = {scrub.cache_dir(p).name for p in sources}
     for old in sorted(scrub.CACHE.glob("*")):        # frames of earlier versions of the notebooks
@@ -373,8 +376,8 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
         return 0
     t0 = time.time()
     chunks = [todo[i::max(1, jobs)] for i in range(max(1, jobs))]
-    procs = [subprocess.Popen([sys.executable, str(ROOT / "tools" / "scrub.py"), "render",
-                               *[p.relative_to(ROOT).as_posix() for p in c]], cwd=ROOT,
+    procs = [subprocess.Popen([sys.executable, "-m", "workbook.scrub", "render",
+                               *[p.relative_to(ROOT).as_posix() for p in c]], cwd=ROOT, env=_child_env(),
                               stderr=subprocess.PIPE, text=True) for c in chunks if c]
     rc = 0
     for p in procs:
@@ -607,8 +610,8 @@ def stage_npm_assets(book: dict, st: Stager) -> None:
 
 def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, list[Part]]:
     book = book or load_book()
-    import reference_pages  # tools/reference_pages.py
-    import scrub as scrub_mod  # tools/scrub.py
+    from workbook import reference_pages
+    from workbook import scrub as scrub_mod
 
     root = STAGE / site
     st = Stager(root)
@@ -741,7 +744,7 @@ def build(sites: list[str], jobs: int = 2) -> int:
         while pending and len(procs) < max(1, jobs):
             s = pending.pop(0)
             log = open(BUILD / f"{s}.log", "w")
-            procs[s] = (subprocess.Popen([sys.executable, __file__, "_sphinx", s], cwd=ROOT,
+            procs[s] = (subprocess.Popen([sys.executable, "-m", "workbook.site", "_sphinx", s], cwd=ROOT, env=_child_env(),
                                          stdout=log, stderr=subprocess.PIPE, text=True), log)
         s = next(iter(procs))
         p, log = procs.pop(s)
@@ -780,7 +783,9 @@ def build_wheel(dest: Path) -> Path:
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, src / name)
-    shutil.copytree(ROOT / "lib", src / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
+    # the calculators only: the workbook's own tooling (lib/workbook/) has no place in the browser
+    shutil.copytree(ROOT / "lib" / "fleetcalc", src / "lib" / "fleetcalc",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
     res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                           "-w", str(dest), str(src)], capture_output=True, text=True,
                          env={**os.environ, "PIP_NO_INDEX": "1"})

@@ -29,10 +29,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from slides import add_slide_metadata  # noqa: E402  (tools/slides.py)
-
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
+from workbook.slides import add_slide_metadata
 SOURCE_DIRS = ("chapters", "solutions")
 MANIFEST = ROOT / "exercises" / ".generated.json"
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -236,7 +234,7 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
       cell is kept); ``rubric`` and ``solution-only`` cells are dropped;
     * each panel is closed ("answer first") and placed after its exercise's last check cell.
     """
-    from answer_key import publish_source, run_key, salt_for
+    from workbook.answer_key import publish_source, run_key, salt_for
 
     set_name = source_rel.removeprefix("solutions/").removesuffix(".md")
     salt = salt_for(set_name) if salt is None else salt

@@ -25,13 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
 CACHE = ROOT / "_build" / ".cache" / "scrub"
 FRAMES = 21          # positions along a slider (the starting value is added when it falls between)
 MAX_OPTIONS = 24     # a dropdown shows each option up to this many
 FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
-
-sys.path.insert(0, str(ROOT / "tools"))
 
 
 def _lib_hash() -> str:
@@ -146,7 +144,7 @@ def render_notebook(md: Path, force: bool = False) -> dict:
     man_path = out / "manifest.json"
     if man_path.is_file() and not force:
         return json.loads(man_path.read_text(encoding="utf-8"))
-    from panel_harness import collect
+    from workbook.panel_harness import collect
 
     t0 = time.perf_counter()
     res = collect(md)

@@ -54,10 +54,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "lib"))
+from workbook import ROOT
 
 COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 
@@ -290,8 +287,7 @@ def execute_submission(path: Path, names: list[str], limit: float) -> dict:
 
 def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, jobs: int = 2,
                  roster: list[str] | None = None, seed: int = 0, log=print) -> list[dict]:
-    import answer_key
-    import variants
+    from workbook import answer_key, variants
 
     folder = Path(folder)
     if not folder.is_dir():
@@ -392,7 +388,7 @@ def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
     fourth unanswered, every fourth with one wrong part, the rest right."""
     import nbformat
 
-    import answer_key
+    from workbook import answer_key
 
     exs = answer_key.load_set(ROOT / "solutions" / f"{set_name}.md")
     want = {}
