@@ -1,4 +1,4 @@
-"""tools/grade.py: a folder of submissions, honest and hostile, graded by the grader's own key.
+"""lib/workbook/grade.py: a folder of submissions, honest and hostile, graded by the grader's own key.
 
 Exercise 28.8 (Ch. 28; solutions/ch28/ex28_08.md): link roof 1 GiB/s, 5000 IOPS. By hand,
 4 KiB requests reach 5000 x 4 KiB/s = 19.53125 MiB/s (the IOPS roof binds) and 1 MiB requests

@@ -1,4 +1,4 @@
-"""Regenerating never overwrites a student's work (tools/nb.py ``exercises`` and ``execute``).
+"""Regenerating never overwrites a student's work (``workbook exercises`` and ``workbook execute``).
 
 Each test builds a small copy of the repository layout in a temporary folder and points
 ``workbook.nb.ROOT`` (and the exercises manifest) at it, so the repo's own notebooks are never

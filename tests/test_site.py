@@ -1,8 +1,8 @@
 """The static sites (make book) and the JupyterLite build (make lite).
 
-Both sites are built once per test session (tools/site.py build, incremental, into _build/;
+Both sites are built once per test session (workbook site build, incremental, into _build/;
 a file lock keeps parallel pytest workers from building at the same time). The expectations are
-derived here from the repository's files, independently of tools/site.py's own plan:
+derived here from the repository's files, independently of lib/workbook/site.py's own plan:
 * no warnings (Sphinx -W: a broken cross-reference or a missing page fails the build);
 * every notebook of chapters/, exercises/ (and solutions/ on the instructor site) has its page;
 * solutions are absent from the student site and present, folded, on the instructor site;
@@ -518,7 +518,7 @@ def test_ledger_line_parser():
 # ----------------------------------------------------------------------------- frame positions
 
 def test_scrub_positions_cover_the_range_and_the_start():
-    """tools/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
+    """lib/workbook/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
     (the book's), every option of a dropdown, log spacing on a log slider, at most ~25 frames."""
     import ipywidgets as w
     from workbook import scrub

@@ -1,4 +1,4 @@
-"""tools/slides.py: RISE slide metadata that leaves everything nbval and the site read unchanged."""
+"""lib/workbook/slides.py: RISE slide metadata that leaves everything nbval and the site read unchanged."""
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,4 @@
-"""tools/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
+"""lib/workbook/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
 
 The expected answers come from the answer key (the solution notebooks); what is tested here is
 that each student's inputs stay inside the exercise's declared ranges and valid region, differ

@@ -2,8 +2,8 @@
 
 Each solution notebook ``solutions/<chapter>/<set>.md`` has one code cell tagged ``answer-key``
 that registers its exercises (``fleetcalc.ui.exercises.register``). This module runs those cells in
-the instructor's process, for the generator (``tools/nb.py exercises``), the variants
-(``tools/variants.py``), the grader (``tools/grade.py``) and the instructor guide. The key is never
+the instructor's process, for the generator (``workbook exercises``), the variants
+(``lib/workbook/variants.py``), the grader (``lib/workbook/grade.py``) and the instructor guide. The key is never
 written into ``exercises/``: a student notebook gets :func:`publish_source` instead (the inputs and
 sealed self-checks).
 

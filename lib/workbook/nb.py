@@ -1,8 +1,8 @@
 """Notebook pipeline: MyST sources -> executed .ipynb twins, and solutions -> exercises.
 
-    python tools/nb.py execute [PATH.md ...]   # default: every chapters/ and solutions/ source
-    python tools/nb.py exercises [--check] [SOLUTION.md ...]   # regenerate exercises/ from solutions/
-    python tools/nb.py pairs                   # report .md/.ipynb pairs whose cells differ
+    workbook execute [PATH.md ...]             # default: every chapters/ and solutions/ source
+    workbook exercises [--check] [SOLUTION.md ...]             # regenerate exercises/ from solutions/
+    workbook pairs                             # report .md/.ipynb pairs whose cells differ
 
 Safety: nothing a student typed is overwritten.
 * ``execute`` refuses to replace an .ipynb whose cells were edited after it was built (its

@@ -10,7 +10,7 @@ A cell that raises is reported (:class:`CellFailure`), never hidden; later cells
 one broken cell does not hide the panels after it (a failure that follows an earlier one is
 marked ``after_failure``). Cells tagged ``raises-exception`` may raise.
 
-    python tools/panel_harness.py [PATH.md ...]      # list panels and failing cells (rc 1 on failures)
+    workbook panels [PATH.md ...]                    # list panels and failing cells (rc 1 on failures)
 
     from workbook.panel_harness import collect, collect_all, notebook_sources
     for res in collect_all():

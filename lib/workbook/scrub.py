@@ -2,12 +2,12 @@
 
 A static page has no kernel, so a panel there is a picture of its saved state. To let a reader
 still see the idea move, the site build runs each chapter notebook's code once more (in-process,
-with tools/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
+with lib/workbook/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
 its first knob) across the knob's range with every other knob at its starting value (the book's
 value). Each position gives one frame: the picture (lossless WebP) and the readout table (HTML).
 
-    python tools/scrub.py render chapters/ch28/28_5_collectives.md ...   # fills _build/.cache/scrub/
-    python tools/scrub.py stats                                          # frame counts and sizes
+    workbook scrub render chapters/ch28/28_5_collectives.md ...          # fills _build/.cache/scrub/
+    workbook scrub stats                                                 # frame counts and sizes
 
 A notebook's frames are cached under ``_build/.cache/scrub/<key>/`` where the key hashes the
 notebook source, the calculator library (lib/) and this file: a rebuild renders only what changed.

@@ -1,8 +1,8 @@
 """Build the workbook's static sites (Jupyter Book 1.x) and its JupyterLite site from book.yml.
 
-    python tools/site.py build [--site student|instructor|all] [--jobs N]   # -> _build/<site>/
-    python tools/site.py lite                                               # -> _build/lite/
-    python tools/site.py stage [--site ...]                                 # only write _build/.stage/
+    workbook site build [--site student|instructor|all] [--jobs N]          # -> _build/<site>/
+    workbook site lite                                                      # -> _build/lite/
+    workbook site stage [--site ...]                                        # only write _build/.stage/
 
 What `build` does, per site (student, instructor):
 1. expands the globs of book.yml (a new notebook appears without editing it) into a staging
@@ -10,7 +10,7 @@ What `build` does, per site (student, instructor):
    plain .md pages, site/index.md as the landing page, site/_static/;
    * every page with panels gets a note that a slider needs a running kernel;
    * static scrubbing: each panel of a chapter page gets a range under its picture that steps
-     its main knob through frames drawn at build time (tools/scrub.py renders them, in --jobs
+     its main knob through frames drawn at build time (lib/workbook/scrub.py renders them, in --jobs
      processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
    * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
      that notebook) and Binder (book.yml `launch:`);
@@ -18,7 +18,7 @@ What `build` does, per site (student, instructor):
      served as _static/fc-panels.css;
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
-2. writes the generated pages (number ledger, errata, glossary, notation: tools/reference_pages.py);
+2. writes the generated pages (number ledger, errata, glossary, notation: lib/workbook/reference_pages.py);
 3. copies the widget and MathJax JavaScript (npm packages, cached under _build/.cache/) into
    _static/, so the pages never load code from a CDN;
 4. writes _config.yml and _toc.yml into the staging folder and runs Sphinx with warnings as
@@ -364,7 +364,7 @@ def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
 
 
 def render_frames(sources: list[Path], jobs: int = 2) -> int:
-    """Render the frames not yet cached, in ``jobs`` processes (tools/scrub.py). Returns rc."""
+    """Render the frames not yet cached, in ``jobs`` processes (lib/workbook/scrub.py). Returns rc."""
     from workbook import scrub
 
     keep = {scrub.cache_dir(p).name for p in sources}
@@ -657,7 +657,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
                 st.copy(f, "_static/" + f.relative_to(static).as_posix())
     from fleetcalc.ui.widgets import PANEL_CSS  # one source for the panels' layout rules
 
-    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by tools/site.py. */\n"
+    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by lib/workbook/site.py. */\n"
              + PANEL_CSS.lstrip())
     ext = ROOT / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):
@@ -670,7 +670,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
             st.write(rel, text)
     missing = [d for d in generated if (root / (d + ".md")) not in st.written]
     if missing:
-        raise SystemExit(f"book.yml names generated pages that tools/reference_pages.py does not make: {missing}")
+        raise SystemExit(f"book.yml names generated pages that lib/workbook/reference_pages.py does not make: {missing}")
     st.write("_config.yml", yaml.safe_dump(_config(book, site), allow_unicode=True, sort_keys=False))
     st.write("_toc.yml", yaml.safe_dump(_toc(book, parts), allow_unicode=True, sort_keys=False))
     st.prune()

@@ -1,6 +1,6 @@
 """Seeded exercise variants, one per student of a roster, for homework and exams.
 
-    python tools/variants.py --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR]
+    workbook variants --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR]
     make variants ROSTER=roster.csv [SEED=0] [SET=ch28/ex28_09_10] [OUT=_build/variants]
 
 The roster is a CSV with a column ``id`` (or ``student_id``/``student``; else the first column).
@@ -16,7 +16,7 @@ answer is finite and non-zero, and the draw differs from the book's inputs. The 
 * ``DIR/answer_key.csv`` and ``DIR/answer_key.md``: every student's answers, computed by the lib
   from the student's inputs. Keep these two files from students.
 
-``tools/grade.py --roster roster.csv --seed S`` recomputes each student's inputs the same way
+``workbook grade --roster roster.csv --seed S`` recomputes each student's inputs the same way
 (:func:`student_inputs`), so the grade never trusts the inputs written in a notebook.
 Same roster, seed and lib -> byte-identical files.
 """
