@@ -4,7 +4,8 @@
 #   make book      - build the static sites (student and instructor, with the panels' scrub frames)
 #                    and the JupyterLite build their launch buttons open, into _build/
 #   make lab       - open JupyterLab on the workbook
-#   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one)
+#   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one;
+#                    a notebook whose source and library are unchanged is skipped, RERUN=1 runs it anyway)
 #   make exercises - regenerate exercises/ from solutions/ (never overwrites a student's edits)
 #   make variants  - a seeded variant per student of a roster (ROSTER=roster.csv), and its answer key
 #   make grade     - grade a folder of submitted notebooks (SUBMISSIONS=folder): grades.csv + feedback/
@@ -38,7 +39,7 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" tests
 
 notebooks: $(STAMP)
-	$(BIN)/workbook execute $(NB)
+	$(BIN)/workbook execute $(if $(RERUN),--rerun) $(NB)
 	$(BIN)/workbook instructor
 
 exercises: $(STAMP)
