@@ -15,7 +15,7 @@ import workbook
 
 # command: (module, arguments put in front of the user's, one line for --help)
 COMMANDS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "execute": ("nb", ("execute",), "re-execute notebooks from their .md sources (writes the .ipynb)"),
+    "execute": ("nb", ("execute",), "execute notebooks from their .md sources into .ipynb twins (skips fresh ones; --rerun)"),
     "exercises": ("nb", ("exercises",), "regenerate exercises/ from solutions/ (never overwrites a student's edits)"),
     "pairs": ("nb", ("pairs",), "report .md/.ipynb pairs whose cells differ"),
     "site": ("site", (), "the static sites and the JupyterLite build: site build|stage|lite"),
