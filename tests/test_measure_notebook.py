@@ -2,12 +2,10 @@
 ``measure.gpu_available``, so the test means the same on a laptop and on a GPU server."""
 import contextlib
 import io
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import nb as nbtool  # noqa: E402
+from workbook import nb as nbtool
 
 from fleetcalc.physics import measure  # noqa: E402
 
