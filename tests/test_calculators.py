@@ -53,6 +53,7 @@ PLAIN: dict[str, str] = {
     "checkpoint.write_checkpoint": "a simulation step on an ObjectStore object; returns whether it committed",
     "checkpoint.restore_latest": "reads an ObjectStore object; returns a RestoreResult dataclass",
     "prefetch.queue_length_trace": "takes a PrefetchRun (a simulation result), not numbers",
+    "fabric.oversubscription": "port counts or capacities: the unit follows the arguments",
     "energy.power_remainder": "takes any number of parts (total, *parts): a declaration names a fixed list",
 }
 

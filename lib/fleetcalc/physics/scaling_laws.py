@@ -12,13 +12,10 @@ Parameter and token counts are accepted as plain numbers or as Quantities in ``p
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from fleetcalc.core.calculator import Param, calculator, num, qty
-from fleetcalc.core.units import Quantity
-from fleetcalc.core.validate import InputError, magnitude, out
+from fleetcalc.core.calculator import amount, calculator, num, qty
+from fleetcalc.core.validate import InputError, out
 
 __all__ = [
     "power_law_loss", "resource_for_loss", "training_flops", "tokens_per_param", "compute_optimal",
@@ -28,34 +25,8 @@ __all__ = [
 #: "about 20 training tokens per parameter" (Ch. 1 lines 790 and 798, Hoffmann et al. 2022).
 CHINCHILLA_TOKENS_PER_PARAM = 20.0
 
-
-@dataclass(frozen=True)
-class _Amount(Param):
-    """A count of things that may be huge and fractional (parameters, tokens): a plain number, or a
-    Quantity in ``amount_unit``."""
-    amount_unit: str = ""
-
-    def check(self, name, value):
-        if isinstance(value, Quantity):
-            return magnitude(name, value, self.amount_unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le)
-        return super().check(name, value)
-
-
-def _amount_param(unit: str, doc: str) -> Param:
-    """A positive amount: a plain number or a Quantity in ``unit``."""
-    return _Amount("number", "", gt=0, doc=f"{doc}: a plain number or a Quantity in {unit}", amount_unit=unit)
-
-
-_P = _amount_param("param", "parameters")
-_D = _amount_param("token", "training tokens")
-
-
-def _amount(name, value, unit, **bounds):
-    """A count-like amount (parameters, tokens) given as a plain number or a Quantity in ``unit``."""
-    if isinstance(value, Quantity):
-        return magnitude(name, value, unit, **bounds)
-    return magnitude(name, value, "", **bounds)
-
+_P = amount("param", doc="parameters")
+_D = amount("token", doc="training tokens")
 
 @calculator(returns="", X=num(gt=0, doc="resource: parameters, tokens or FLOPs, normalised"),
             A_L=num(ge=0), alpha_scale=num(gt=0), C_L=num(ge=0, doc="irreducible loss"))
@@ -68,7 +39,6 @@ def power_law_loss(X, A_L, alpha_scale, C_L):
     if not np.all(np.isfinite(loss)):
         raise InputError(f"X = {X} is too small for alpha_scale = {alpha_scale}: the loss exceeds any float")
     return loss
-
 
 @calculator(returns="", L_target=num(gt=0, doc="target loss, > C_L"), A_L=num(gt=0), alpha_scale=num(gt=0),
             C_L=num(ge=0, doc="irreducible loss"))
@@ -84,7 +54,6 @@ def resource_for_loss(L_target, A_L, alpha_scale, C_L):
                          f"is too small for A_L / (L_target - C_L) = {np.max(A_L / (L_target - C_L)):.6g}")
     return x
 
-
 @calculator(returns="FLOP", P=_P, D=_D)
 def training_flops(P, D):
     """C ~= 6 P D (FLOP): forward + backward cost of training P parameters on D tokens (Kaplan et al.
@@ -92,16 +61,13 @@ def training_flops(P, D):
     for GPT-3 (6 x 175e9 x 300e9)."""
     return 6.0 * P * D
 
-
 @calculator(returns="", P=_P, D=_D)
 def tokens_per_param(P, D):
     """D / P: training tokens per parameter (Chinchilla's rule is about 20, Ch. 1 line 790)."""
     return D / P
 
-
 _BUDGET = dict(C=qty("FLOP", gt=0, doc="training compute budget"),
                tokens_per_param=num(gt=0, doc="r = D / P at the optimum (Chinchilla: about 20)"))
-
 
 @calculator(returns={"P": "param", "D": "token"}, **_BUDGET)
 def compute_optimal(C, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
@@ -111,8 +77,7 @@ def compute_optimal(C, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
     p = np.sqrt(C / (6.0 * tokens_per_param))
     return {"P": p, "D": tokens_per_param * p}
 
-
-@calculator(returns=None, C=_BUDGET["C"], D_avail=_amount_param("token", "unique tokens available"),
+@calculator(returns=None, C=_BUDGET["C"], D_avail=amount("token", doc="unique tokens available"),
             tokens_per_param=_BUDGET["tokens_per_param"])
 def constrained_allocation(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
     """Allocation of a budget C when only D_avail unique tokens exist (Ch. 1 lines 830-836).
@@ -129,8 +94,7 @@ def constrained_allocation(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PA
     return {"P": out(p, "param"), "D": out(d, "token"),
             "data_limited": bool(limited) if np.ndim(limited) == 0 else limited}
 
-
-@calculator(returns=None, C=_BUDGET["C"], D_avail=_amount_param("token", "unique tokens available"),
+@calculator(returns=None, C=_BUDGET["C"], D_avail=amount("token", doc="unique tokens available"),
             tokens_per_param=_BUDGET["tokens_per_param"],
             band=num(gt=1, doc="how many times D_opt counts as plentiful (our choice)"))
 def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, band=2.0):
