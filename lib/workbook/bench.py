@@ -401,7 +401,7 @@ def bench_notebooks(dirs, only: str | None) -> list[tuple[str, float, str]]:
         t0 = time.perf_counter()
         err = ""
         try:
-            nb._execute_nb(book, src.parent, timeout=600)
+            nb.execute_notebook(book, src.parent, timeout=600)
         except Exception as exc:  # noqa: BLE001
             err = f"{type(exc).__name__}: {str(exc).splitlines()[-1][:150] if str(exc) else ''}"
         dt = time.perf_counter() - t0
