@@ -76,7 +76,12 @@ def pct(xs, q):
 
 
 def ms(x):
-    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x * 1000:.1f}"
+    """Seconds as milliseconds for the tables, three significant digits (the number alone)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    from fleetcalc.core.units import Q_, fmt
+
+    return fmt(Q_(x, "s"), "ms", sig=3, with_unit=False)
 
 
 def loadavg() -> str:

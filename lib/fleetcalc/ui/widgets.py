@@ -225,14 +225,12 @@ def _format_result(value, spec) -> str:
     if unit == "auto":
         q = as_quantity(value)
         if q.dimensionless and not isinstance(value, Quantity):
-            return html.escape(f"{float(q.magnitude):,.{decimals}g}")
+            return html.escape(fmt(q, sig=decimals, grouping=True))
         return html.escape(fmt(q, "auto", sig=decimals))
     try:
         return html.escape(fmt(value, unit or None, decimals))
-    except ValueError:
-        q = as_quantity(value)
-        q = q.to(unit) if unit else q
-        return html.escape(f"{float(q.magnitude):.3g} {unit}".strip())
+    except ValueError:  # too small for these decimals: three significant digits instead
+        return html.escape(fmt(value, unit or None, sig=3))
 
 
 class Panel(widgets.VBox):

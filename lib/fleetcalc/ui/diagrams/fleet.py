@@ -51,7 +51,7 @@ def _sci(x: float) -> str:
     sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
     k = int(np.floor(np.log10(x)))
     m = x / 10 ** k
-    head = "" if np.isclose(m, 1) else f"{m:.2g}×"
+    head = "" if np.isclose(m, 1) else f"{fmt(m, sig=2)}×"
     return f"{head}10{str(k).translate(sup)}"
 
 
