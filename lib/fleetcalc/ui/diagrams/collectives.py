@@ -173,7 +173,7 @@ def draw_ring_state(ax, state: RingState, *, fontsize=9, title=True) -> RingDraw
 def draw_tree(ax, p, *, fontsize=9, m=None, alpha=None, beta_net=None):
     """An unsegmented binary tree over p = 2^k processes (Eq. 28.13): reduce up, then broadcast down,
     each of the 2 log2 p levels carrying the whole message m; times from the calculator if given.
-    Returns the caption (a Text), which a panel updates with ``set_text``."""
+    Returns the caption line with the sizes and times (a Text), which a panel updates with ``set_text``."""
     p = _p(p)
     if p & (p - 1):
         raise InputError(f"p must be a power of two for the binary tree (Eq. 28.13); got {p}")
@@ -195,16 +195,26 @@ def draw_tree(ax, p, *, fontsize=9, m=None, alpha=None, beta_net=None):
                     xc = child + (stride - 1) / 2
                     ax.annotate("", xy=(xp, lv + 1 - 0.18), xytext=(xc, lv + 0.18),
                                 arrowprops=dict(arrowstyle="<|-|>", color=PALETTE["network"], lw=1.1))
-    return ax.text((p - 1) / 2, -0.9, _tree_caption(p, m, alpha, beta_net), ha="center", va="center",
-                   fontsize=fontsize)
+    from matplotlib.transforms import offset_copy
+
+    # two Texts: the shape (fixed for p) over the sizes and times (which a panel rewrites)
+    x, y = (p - 1) / 2, -0.9
+    if m is None:
+        ax.text(x, y, _tree_shape(p), ha="center", va="center", fontsize=fontsize)
+        return ax.text(x, y, "", ha="center", va="center", fontsize=fontsize)
+    ax.text(x, y, _tree_shape(p), ha="center", va="bottom", fontsize=fontsize,
+            transform=offset_copy(ax.transData, fig=ax.figure, y=1.5, units="points"))
+    return ax.text(x, y, _tree_times(p, m, alpha, beta_net), ha="center", va="top", fontsize=fontsize,
+                   transform=offset_copy(ax.transData, fig=ax.figure, y=-1.5, units="points"))
 
 
-def _tree_caption(p, m=None, alpha=None, beta_net=None) -> str:
+def _tree_shape(p) -> str:
     levels = int(math.log2(p))
-    txt = f"binary tree, p = {p}: {2 * levels} levels (up, then down), each sends all of m"
-    if m is not None:
-        txt += f"\nper level: {fmt(m, 'auto', sig=3)}; t_tree = {fmt(tree_allreduce_time(p, m, alpha, beta_net), 'auto', sig=3)}"
-    return txt
+    return f"binary tree, p = {p}: {2 * levels} levels (up, then down), each sends all of m"
+
+
+def _tree_times(p, m, alpha, beta_net) -> str:
+    return f"per level: {fmt(m, 'auto', sig=3)}; t_tree = {fmt(tree_allreduce_time(p, m, alpha, beta_net), 'auto', sig=3)}"
 
 
 def ring_phases(p=4):
@@ -264,7 +274,7 @@ def ring_vs_tree_plot(axes, inputs, results):
             chunk = ring_round_bytes(p, m).to(m.units)   # keep the reader's prefixes (MiB)
             ax1.title.set_text(f"ring: {ring_steps(p)} steps of {fmt(chunk, 'auto', sig=3)}; "
                                f"t_ring = {fmt(ring_allreduce_time(p, m, alpha, beta_net), 'auto', sig=3)}")
-            drawn["tree"].set_text(_tree_caption(p, m, alpha, beta_net))
+            drawn["tree"].set_text(_tree_times(p, m, alpha, beta_net))
 
     update(inputs, results)
     return update
