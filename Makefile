@@ -4,7 +4,8 @@
 #   make book      - build the static sites (student and instructor, with the panels' scrub frames)
 #                    and the JupyterLite build their launch buttons open, into _build/
 #   make lab       - open JupyterLab on the workbook
-#   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one)
+#   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one;
+#                    a notebook whose source and library are unchanged is skipped, RERUN=1 runs it anyway)
 #   make exercises - regenerate exercises/ from solutions/ (never overwrites a student's edits)
 #   make variants  - a seeded variant per student of a roster (ROSTER=roster.csv), and its answer key
 #   make grade     - grade a folder of submitted notebooks (SUBMISSIONS=folder): grades.csv + feedback/
@@ -38,32 +39,32 @@ test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" tests
 
 notebooks: $(STAMP)
-	$(BIN)/python tools/nb.py execute $(NB)
-	$(BIN)/python tools/instructor.py
+	$(BIN)/workbook execute $(if $(RERUN),--rerun) $(NB)
+	$(BIN)/workbook instructor
 
 exercises: $(STAMP)
-	$(BIN)/python tools/nb.py exercises
-	$(BIN)/python tools/instructor.py
+	$(BIN)/workbook exercises
+	$(BIN)/workbook instructor
 
 variants: $(STAMP)
-	$(BIN)/python tools/variants.py --roster $(or $(ROSTER),roster.csv) --seed $(or $(SEED),0) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT))
+	$(BIN)/workbook variants --roster $(or $(ROSTER),roster.csv) --seed $(or $(SEED),0) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT))
 
 grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder> [SET=ch28/ex28_09_10] [TIMEOUT=60] [ROSTER=roster.csv SEED=0]"; exit 2; }
-	$(BIN)/python tools/grade.py $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0))
+	$(BIN)/workbook grade $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0))
 
 book: $(STAMP)
-	$(BIN)/python tools/site.py build
-	$(BIN)/python tools/site.py lite
+	$(BIN)/workbook site build
+	$(BIN)/workbook site lite
 
 lite: $(STAMP)
-	$(BIN)/python tools/site.py lite
+	$(BIN)/workbook site lite
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab
 
 bench: $(STAMP)
-	$(BIN)/python tools/bench.py
+	$(BIN)/workbook bench
 
 clean:
 	rm -rf _build

@@ -38,12 +38,51 @@ from fleetcalc.core.validate import nonfinite_parts
 from strategies import array_of, malformed, outside, strategy, typical
 
 # Public physics functions that are not declared calculators, and why.
-PLAIN: dict[str, str] = {}
+PLAIN: dict[str, str] = {
+    "devices.device": "looks up a catalog entry by its label (a string); no numbers to declare",
+    "devices.ridge_table": "a table of catalog entries; takes nothing",
+    "devices.gpu_generation_table": "Table 2.2 from the catalog; takes nothing",
+    "devices.tpu_generation_table": "Table 2.3 from the catalog; takes nothing",
+    "devices.ratio": "new / old in whatever unit the caller gives (both of one kind, or both plain)",
+    "measure.triad_bandwidth": "times this machine (a timing loop), not a formula",
+    "measure.matmul_rate": "times this machine (a timing loop), not a formula",
+    "measure.matmul_sweep": "times this machine over a list of sizes",
+    "measure.gpu_available": "asks torch whether a GPU is present; takes nothing",
+    "measure.gpu_matmul_rate": "times the GPU (a timing loop); None without one",
+    "measure.gpu_copy_bandwidth": "times the GPU (a timing loop); None without one",
+    "checkpoint.write_checkpoint": "a simulation step on an ObjectStore object; returns whether it committed",
+    "checkpoint.restore_latest": "reads an ObjectStore object; returns a RestoreResult dataclass",
+    "prefetch.queue_length_trace": "takes a PrefetchRun (a simulation result), not numbers",
+}
 
 # Values for parameters a declaration cannot describe (declared ``anything``), and the few calls
 # whose arguments are linked (one must stay below another) so that the typical value of each
 # alone would break the link.
-EXAMPLES: dict[str, dict] = {}
+_TIERS = [Q_(3.35, "TB/s"), Q_(450, "GB/s"), Q_(50, "GB/s")]
+_STAGES = [Q_(10, "ms"), Q_(20, "ms"), Q_(8, "ms"), Q_(16, "ms")]
+EXAMPLES: dict[str, dict] = {
+    "accelerator.occupancy": dict(blocks=2, t=128, T_SM=2048),
+    "roofline.min_batch_for_intensity": dict(I_target=Q_(50, "FLOP/byte"), d=4096, n=4096, s=Q_(2, "byte")),
+    "devices.slowest_member_loss": dict(f_nominal=Q_(1830, "MHz"), deficit=Q_(50, "MHz")),
+    "devices.annual_growth": dict(start=Q_(300, "W"), end=Q_(1000, "W")),
+    "devices.project": dict(value=Q_(1000, "W")),
+    "devices.years_to_reach": dict(start=Q_(1000, "W"), target=Q_(2000, "W")),
+    "node.tier_array": dict(bandwidths=_TIERS),
+    "node.staircase_times": dict(bandwidths=_TIERS),
+    "reliability.node_failure_rate": dict(counts=[8, 1], mtbfs=[Q_(50000, "hour"), Q_(1190, "hour")]),
+    "reliability.node_mtbf": dict(counts=[8, 1], mtbfs=[Q_(50000, "hour"), Q_(1190, "hour")]),
+    "reliability.rest_of_node_mtbf": dict(node_mtbf_total=Q_(1000, "hour"), gpu_mtbf=Q_(50000, "hour")),
+    "storage.spare_bandwidth": dict(capacity=Q_(40, "GiB/s")),
+    **{f"pipeline.{f}": dict(stages=_STAGES) for f in (
+        "serial_time", "pipeline_interval", "first_batch_time", "pipelined_total_time", "serial_total_time",
+        "bottleneck_stage")},
+    "pipeline.merge_stages": dict(stages=_STAGES, groups=[(0, 1)]),
+    "storage.per_share": dict(total=Q_(40, "GiB/s")),
+    "scheduler.greedy_allocation": dict(total_devices=16, jobs={"A": 12, "B": 12}),
+    "scheduler.simulate_gang": dict(total_devices=16, jobs={"A": (12, 5.0), "B": (12, 3.0)}),
+    **{f"storage.{f}": dict(stage_bandwidths=[Q_(32, "GiB/s"), Q_(16, "GiB/s"), Q_(24, "GiB/s")]) for f in (
+        "restore_time_lower_bound", "restore_time_serial", "restore_bottleneck")},
+}
 
 CLEAN = (ValueError, TypeError)
 SETTINGS = settings(max_examples=25, deadline=None, database=None, derandomize=True,

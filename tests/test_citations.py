@@ -1,21 +1,16 @@
 """Each source line a check cites (the ``line N`` in a ``book_says`` ``where=``) holds the printed
 value, read from the source texts (env var WORKBOOK_SEEDS, else ../shared/seeds beside the
 repository) or, where they are absent, from the committed extract tests/data/cited_source_lines.txt
-(regenerate it with: python tools/reference_pages.py cited-lines --seeds <seed folder>)."""
+(regenerate it with: workbook reference-pages cited-lines --seeds <seed folder>)."""
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("reference_pages", ROOT / "tools" / "reference_pages.py")
-rp = importlib.util.module_from_spec(_spec)
-sys.modules["reference_pages"] = rp
-_spec.loader.exec_module(rp)
+from workbook import reference_pages as rp  # noqa: E402
 
 
 def _seed_dir() -> Path | None:
@@ -34,7 +29,7 @@ def source_line(key: str, n: int) -> str:
         lines = (SEEDS / rp.SEED_FILES[key]).read_text(encoding="utf-8").splitlines()
         return lines[n - 1] if 0 < n <= len(lines) else ""
     assert f"{key}:{n}" in EXTRACT, (f"line {n} of source {key} is cited but not in the extract: "
-                                     "python tools/reference_pages.py cited-lines --seeds <seed folder>")
+                                     "workbook reference-pages cited-lines --seeds <seed folder>")
     return EXTRACT[f"{key}:{n}"]
 
 
@@ -76,4 +71,4 @@ def test_extract_is_current_when_the_sources_are_here(tmp_path):
     out = tmp_path / "cited.txt"
     rp.cited_lines(SEEDS, out)
     assert out.read_text(encoding="utf-8") == rp.CITED_LINES.read_text(encoding="utf-8"), (
-        "tests/data/cited_source_lines.txt is stale: python tools/reference_pages.py cited-lines --seeds <seed folder>")
+        "tests/data/cited_source_lines.txt is stale: workbook reference-pages cited-lines --seeds <seed folder>")

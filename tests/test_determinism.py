@@ -10,15 +10,12 @@ identical: no timestamps, memory addresses, timings or unseeded randomness.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import tools.nb as nb  # noqa: E402
+from workbook import nb
 
 SKIP_TAGS = {"nbval-ignore-output", "nbval-skip", "raises-exception"}
 SKIP_MIME = {"image/png", "image/jpeg", "application/vnd.jupyter.widget-view+json"}

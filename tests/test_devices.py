@@ -120,3 +120,15 @@ def test_years_to_reach():
     assert t.to("year").magnitude == pytest.approx(3.0259, abs=1e-3)
     with pytest.raises(InputError):
         devices.years_to_reach(Q_(2000, "W"), Q_(1000, "W"), 0.1)
+
+
+def test_out_of_range_results_are_refused_by_name():
+    # ieee=False puts normals in the top binade: with FP64's 11 exponent bits that is 2^1024 (> float64 max)
+    assert devices.float_max_finite(10, 3, ieee=False).magnitude == pytest.approx((2 - 2 ** -2) * 2.0 ** 512)
+    with pytest.raises(InputError, match="exponent_bits"):
+        devices.float_max_finite(11, 3, ieee=False)
+    # 1.2^5000 = 10^(5000 x 0.0792) ~ 1e396, beyond a float64
+    with pytest.raises(InputError, match="periods"):
+        devices.project(Q_(1000, "W"), 0.2, 5000)
+    with pytest.raises(InputError, match="years"):
+        devices.annual_growth(Q_(300, "W"), Q_(1000, "W"), Q_(1e-3, "year"))

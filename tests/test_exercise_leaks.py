@@ -1,7 +1,7 @@
 """Student notebooks hold no graded value, and every question of a solution reaches its student.
 
 The leak scan computes every graded part of every exercise set from the answer key (the solution
-notebooks' ``answer-key`` cells, run by ``tools/answer_key.py``) and looks for it in the student
+notebooks' ``answer-key`` cells, run by ``lib/workbook/answer_key.py``) and looks for it in the student
 notebook's sources, outputs and saved widget state: in the part's unit and the other common units
 of its dimension, at 3 to 6 significant digits, as a token (not as digits inside a longer number).
 A value that the question itself must state (it appears in the solution's visible question text,
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 
 import jupytext
@@ -20,11 +19,10 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import answer_key  # noqa: E402
-from fleetcalc.ui.exercises import _magnitude_in  # noqa: E402
-from fleetcalc.core.units import Q_  # noqa: E402
+from workbook import answer_key
+from fleetcalc.ui.exercises import _magnitude_in
+from fleetcalc.core.units import Q_
 
 SETS = answer_key.load()
 

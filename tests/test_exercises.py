@@ -7,11 +7,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import answer_key  # noqa: E402
-from fleetcalc.ui import exercises as fx  # noqa: E402
-from fleetcalc.core.units import Q_  # noqa: E402
+from workbook import answer_key
+from fleetcalc.ui import exercises as fx
+from fleetcalc.core.units import Q_
 
 KEY = answer_key.all_exercises()
 

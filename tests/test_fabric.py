@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from fleetcalc.physics import fabric
+from fleetcalc.physics import fabric, facility, links
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError, UnitMismatch
 

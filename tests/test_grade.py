@@ -1,4 +1,4 @@
-"""tools/grade.py: a folder of submissions, honest and hostile, graded by the grader's own key.
+"""lib/workbook/grade.py: a folder of submissions, honest and hostile, graded by the grader's own key.
 
 Exercise 28.8 (Ch. 28; solutions/ch28/ex28_08.md): link roof 1 GiB/s, 5000 IOPS. By hand,
 4 KiB requests reach 5000 x 4 KiB/s = 19.53125 MiB/s (the IOPS roof binds) and 1 MiB requests
@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import csv
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import grade  # noqa: E402
+from workbook import grade
 
 SET = "ch28/ex28_08"
 BW_SMALL, BW_LARGE = 19.53125, 1024.0      # MiB/s, by hand (module docstring)

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from fleetcalc.physics import inference
+from fleetcalc.physics import inference, memory, roofline
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 
@@ -10,8 +10,8 @@ H100_R, H100_BW = Q_(989, "TFLOP/s"), Q_(3.35, "TB/s")
 
 
 def test_weight_bytes():
-    assert inference.weight_bytes(175e9, Q_(2, "byte")).magnitude == pytest.approx(350)
-    assert inference.weight_bytes(175e9, Q_(4, "bit")).magnitude == pytest.approx(87.5)   # line 1512
+    assert memory.weights_memory(175e9, Q_(2, "byte")).magnitude == pytest.approx(350)
+    assert memory.weights_memory(175e9, Q_(4, "bit")).magnitude == pytest.approx(87.5)   # line 1512
 
 
 def test_floors_line_1516():
@@ -69,13 +69,13 @@ def test_validation():
     with pytest.raises(InputError, match="B"):
         inference.decode_flops(7e9, 0)
     with pytest.raises(InputError):
-        inference.weight_bytes(-1, Q_(2, "byte"))
+        memory.weights_memory(-1, Q_(2, "byte"))
 
 
 def test_decode_step_agrees_with_the_single_formulas():
     kv = Q_(320, "kB")
     d = inference.decode_step(70.6e9, Q_(2, "byte"), 8, H100_R, H100_BW, ctx=2048, kv_per_token=kv, devices=2)
-    W = inference.weight_bytes(70.6e9, Q_(2, "byte"))
+    W = memory.weights_memory(70.6e9, Q_(2, "byte"))
     Q = inference.decode_step_bytes(W, 8, 2048, kv)
     assert d["W"].to("GB").magnitude == pytest.approx(W.to("GB").magnitude)
     assert d["Q"].to("GB").magnitude == pytest.approx(Q.to("GB").magnitude)
@@ -84,3 +84,13 @@ def test_decode_step_agrees_with_the_single_formulas():
     assert d["t_compute"].to("ms").magnitude == pytest.approx(inference.compute_time(F, H100_R, 2).magnitude)
     grid = inference.decode_step(70e9, Q_(2, "byte"), np.array([1, 64, 4096]), H100_R, H100_BW)
     assert grid["t_step"].magnitude.shape == (3,) and grid["bound"] == "mixed"
+
+
+def test_decode_step_time_is_the_roofline_bound():
+    # hand: 70e9 x 2 byte = 140 GB at B = 1 -> 140e9 / 3.35e12 = 41.791 ms > 2 x 70e9 / 989e12 = 0.14156 ms
+    d = inference.decode_step(70e9, Q_(2, "byte"), 1, H100_R, H100_BW)
+    assert d["t_step"].to("ms").magnitude == pytest.approx(140e9 / 3.35e12 * 1e3)
+    F, Q = inference.decode_flops(70e9, 1), Q_(140, "GB")
+    assert d["t_step"].to("ms").magnitude == pytest.approx(
+        roofline.time_lower_bound(F, Q, H100_R, H100_BW).to("ms").magnitude)
+    assert d["tokens_per_s"].magnitude == pytest.approx(3.35e12 / 140e9)

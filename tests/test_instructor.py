@@ -1,19 +1,14 @@
-"""tools/instructor.py and instructor/*.md: generated blocks read from the executed notebooks."""
+"""lib/workbook/instructor.py and instructor/*.md: generated blocks read from the executed notebooks."""
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("instructor", ROOT / "tools" / "instructor.py")
-instructor = importlib.util.module_from_spec(_spec)
-sys.modules["instructor"] = instructor  # dataclasses look their module up there
-_spec.loader.exec_module(instructor)
+from workbook import instructor  # noqa: E402
 
 HAND_SECTIONS = ("## Learning objectives", "## Suggested lecture flow", "## Misconceptions to target")
 
@@ -46,17 +41,17 @@ def test_render_replaces_only_the_blocks():
 @pytest.mark.parametrize("chapter", instructor.CHAPTERS)
 def test_guides_exist_and_are_current(chapter):
     path = instructor.guide_path(chapter)
-    assert path.exists(), f"{path} is missing: run python tools/instructor.py"
+    assert path.exists(), f"{path} is missing: run workbook instructor"
     text = path.read_text(encoding="utf-8")
     for name in instructor.BLOCKS:
         assert text.count(f"BEGIN GENERATED {name} ") == 1 and text.count(f"END GENERATED {name} ") == 1
     for heading in HAND_SECTIONS:
         assert heading in text
     # the errata block must match the executed notebooks (the overview's counts and the exercise
-    # map may lag a re-execution harmlessly; `python tools/instructor.py --check` checks all blocks)
+    # map may lag a re-execution harmlessly; `workbook instructor --check` checks all blocks)
     want = instructor._wrap("errata", instructor.blocks_for(chapter)["errata"])
     assert want in text, (f"instructor/{chapter}.md lists other errata or assumptions than the "
-                          "executed notebooks print: run python tools/instructor.py")
+                          "executed notebooks print: run workbook instructor")
 
 
 @pytest.mark.parametrize("chapter", instructor.CHAPTERS)

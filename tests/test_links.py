@@ -91,5 +91,5 @@ def test_validation():
         links.one_way(900)
     with pytest.raises(InputError, match="levels"):
         links.bits_per_symbol(1)
-    with pytest.raises(InputError, match="rate"):
+    with pytest.raises(InputError, match="bandwidth"):
         links.transfer_time(Q_(1, "GB"), Q_(0, "GB/s"))

@@ -2,12 +2,10 @@
 ``measure.gpu_available``, so the test means the same on a laptop and on a GPU server."""
 import contextlib
 import io
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import nb as nbtool  # noqa: E402
+from workbook import nb as nbtool
 
 from fleetcalc.physics import measure  # noqa: E402
 
@@ -30,7 +28,7 @@ def test_gpu_cell_without_a_gpu(monkeypatch):
     out = io.StringIO()
     ns = {}
     with contextlib.redirect_stdout(out):
-        exec("from fleetcalc.notebook import *\nfrom fleetcalc import measure\n" + _gpu_cell(), ns)
+        exec("from fleetcalc.notebook import *\nfrom fleetcalc.physics import measure\n" + _gpu_cell(), ns)
     assert "GPU measurements skipped" in out.getvalue()
 
 

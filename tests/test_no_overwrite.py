@@ -1,7 +1,7 @@
-"""Regenerating never overwrites a student's work (tools/nb.py ``exercises`` and ``execute``).
+"""Regenerating never overwrites a student's work (``workbook exercises`` and ``workbook execute``).
 
 Each test builds a small copy of the repository layout in a temporary folder and points
-``tools.nb.ROOT`` (and the exercises manifest) at it, so the repo's own notebooks are never
+``workbook.nb.ROOT`` (and the exercises manifest) at it, so the repo's own notebooks are never
 touched. Kernel execution is replaced by a no-op (the refusal logic runs before execution and
 does not depend on outputs), which keeps these tests fast. A student edit, then a regeneration:
 the command must exit non-zero, say how to proceed (rename/move, or --force), and leave the
@@ -10,7 +10,6 @@ edited file byte-for-byte unchanged.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,9 +17,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import tools.nb as nb  # noqa: E402
+from workbook import nb
 
 
 def _pick(pattern: str) -> Path:

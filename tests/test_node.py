@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from fleetcalc.physics import links
 from fleetcalc.physics import node as N
 from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_
@@ -11,7 +12,7 @@ from fleetcalc.core.validate import InputError
 def test_bandwidth_staircase_10GB():
     # line 1978-1980: 10 GB / 3,350 GB/s = 3.0 ms; / 450 GB/s = 22.2 ms; / 50 GB/s = 200 ms
     t = N.staircase_times(Q_(10, "GB"), [hw("bw_hierarchy.package_fig212"),
-                                          N.one_way(hw("nvlink4.gpu_bandwidth")),
+                                          links.one_way(hw("nvlink4.gpu_bandwidth")),
                                           hw("infiniband_ndr.per_gpu")]).to("ms").magnitude
     assert np.round(t, 1).tolist() == [3.0, 22.2, 200.0]
     # line 2188-2190: 1 GB -> 2.2 ms and 20 ms
@@ -62,41 +63,6 @@ def test_tp_allreduce_story():
     assert round(100 * N.stall_fraction(step, Q_(200, "ms")).magnitude, 1) == 75.1
     busy = 1 - N.stall_fraction(N.per_step_comm_time(t_nv, 96), Q_(200, "ms")).magnitude
     assert round(100 * busy, 1) == 82.3
-
-
-def test_node_reliability():
-    # line 2098: 128 nodes x 336 h / 1,000 h = 43.0; per day 3.1; GPUs 1024 x 336 / 50,000 = 6.9
-    f = N.expected_failures(Q_(336, "hour"), hw("node_mtbf.node"), 128)
-    assert f.magnitude == pytest.approx(43.008)
-    assert round(f.magnitude / 14, 1) == 3.1
-    assert round(N.expected_failures(Q_(336, "hour"), hw("node_mtbf.gpu"), 1024).magnitude, 1) == 6.9
-    # 43 x 10 min / 336 h = 2.1 %; x 30 min = 6.4 %
-    assert round(100 * N.restart_overhead(f, Q_(10, "min"), Q_(336, "hour")).magnitude, 1) == 2.1
-    assert round(100 * N.restart_overhead(f, Q_(30, "min"), Q_(336, "hour")).magnitude, 1) == 6.4
-    # hand: 8 GPUs of 50,000 h -> 6,250 h; rest of a 1,000 h node -> 1/(1/1000 - 8/50000) = 1190.48 h
-    assert N.node_mtbf([8], [Q_(50000, "hour")]).to("hour").magnitude == pytest.approx(6250)
-    assert N.rest_of_node_mtbf(Q_(1000, "hour"), Q_(50000, "hour"), 8).magnitude == pytest.approx(1190.476, rel=1e-6)
-    both = N.node_mtbf([8, 1], [Q_(50000, "hour"), Q_(1190.476190476, "hour")])
-    assert both.to("hour").magnitude == pytest.approx(1000)
-    # P(any of 128 nodes fails in 336 h) = 1 - e^-43 ~ 1
-    assert N.failure_probability_of_fleet(Q_(336, "hour"), Q_(1000, "hour"), 128).magnitude > 0.999999
-    with pytest.raises(InputError, match="node_mtbf_total"):
-        N.rest_of_node_mtbf(Q_(7000, "hour"), Q_(50000, "hour"), 8)
-
-
-def test_prefetch_and_misc():
-    # line 2214: ceil(1.5/2 + 3 x 0.5/2) = ceil(1.5) = 2
-    assert N.prefetch_depth(Q_(1.5, "s"), Q_(0.5, "s"), Q_(2.0, "s")).magnitude == 2
-    # exact integer stays: (2 + 0)/1 = 2
-    assert N.prefetch_depth(Q_(2, "s"), Q_(0, "s"), Q_(1, "s")).magnitude == 2
-    # line 2012: up to 50 % -> 32 GB/s of 64
-    assert N.effective_bandwidth_numa(Q_(64, "GB/s"), 0.5).magnitude == pytest.approx(32)
-    # line 2434: 20 s + 2 s / 2 = 21 s
-    assert N.step_time_after_network_upgrade(Q_(20, "s"), Q_(2, "s"), 2).magnitude == pytest.approx(21)
-    with pytest.raises(InputError, match="T_compute"):
-        N.prefetch_depth(Q_(1, "s"), Q_(0, "s"), Q_(0, "s"))
-    with pytest.raises(InputError, match="counts"):
-        N.node_failure_rate([1, 2], [Q_(1, "hour")])
 
 
 def test_tier_array():

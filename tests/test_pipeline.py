@@ -57,3 +57,17 @@ def test_numa_path_exercise_28_4():
     assert P.numa_data_path(0, 0, 0)[1] == 0
     with pytest.raises(InputError):
         P.numa_data_path(2, 0, 0)
+
+
+def test_node_data_feed_vol2_ch2():
+    # Vol. 2 Ch. 2 line 2214: ceil(1.5/2 + 3 x 0.5/2) = ceil(1.5) = 2
+    assert P.prefetch_depth(Q_(1.5, "s"), Q_(0.5, "s"), Q_(2.0, "s")).magnitude == 2
+    # exact integer stays: (2 + 0)/1 = 2; at least one batch even with no load time
+    assert P.prefetch_depth(Q_(2, "s"), Q_(0, "s"), Q_(1, "s")).magnitude == 2
+    assert P.prefetch_depth(Q_(0, "s"), Q_(0, "s"), Q_(1, "s")).magnitude == 1
+    with pytest.raises(InputError, match="T_compute"):
+        P.prefetch_depth(Q_(1, "s"), Q_(0, "s"), Q_(0, "s"))
+    # Vol. 2 Ch. 2 line 2012: up to 50 % -> 32 GB/s of 64
+    assert P.effective_bandwidth_numa(Q_(64, "GB/s"), 0.5).to("GB/s").magnitude == pytest.approx(32)
+    # line 2434: 20 s + 2 s / 2 = 21 s
+    assert P.step_time_after_network_upgrade(Q_(20, "s"), Q_(2, "s"), 2).to("s").magnitude == pytest.approx(21)

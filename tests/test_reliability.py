@@ -1,12 +1,14 @@
-"""Tests for fleetcalc.physics.reliability (Ch. 28 §28.9, Eq. 28.23-28.25)."""
+"""Tests for fleetcalc.physics.reliability (Ch. 28 §28.9, Eq. 28.23-28.25; Vol. 2 Ch. 2 node health)."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from fleetcalc.physics import reliability as R
 from fleetcalc.physics.reliability import (
     failure_probability, failure_rate, fit_to_rate, job_failure_rate, system_reliability, min_waste_fraction, mtbf_of_n,
     waste_fraction, waste_terms, young_daly_interval,
 )
+from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError, UnitMismatch
 
@@ -109,3 +111,31 @@ def test_fit_to_rate():
     assert fit_to_rate(np.array([1, 10])).to("1/hour").magnitude == pytest.approx([1e-9, 1e-8])
     with pytest.raises(InputError):
         fit_to_rate(-1)
+
+
+def test_node_reliability():
+    # Vol. 2 Ch. 2 line 2098: 128 nodes x 336 h / 1,000 h = 43.0; per day 3.1; GPUs 1024 x 336 / 50,000 = 6.9
+    f = R.expected_failures(Q_(336, "hour"), hw("node_mtbf.node"), 128)
+    assert f.magnitude == pytest.approx(43.008)
+    assert round(f.magnitude / 14, 1) == 3.1
+    assert round(R.expected_failures(Q_(336, "hour"), hw("node_mtbf.gpu"), 1024).magnitude, 1) == 6.9
+    # 43 x 10 min / 336 h = 2.1 %; x 30 min = 6.4 %
+    assert round(100 * R.restart_overhead(f, Q_(10, "min"), Q_(336, "hour")).magnitude, 1) == 2.1
+    assert round(100 * R.restart_overhead(f, Q_(30, "min"), Q_(336, "hour")).magnitude, 1) == 6.4
+    # hand: 8 GPUs of 50,000 h -> 6,250 h; rest of a 1,000 h node -> 1/(1/1000 - 8/50000) = 1190.48 h
+    assert R.node_mtbf([8], [Q_(50000, "hour")]).to("hour").magnitude == pytest.approx(6250)
+    assert R.rest_of_node_mtbf(Q_(1000, "hour"), Q_(50000, "hour"), 8).magnitude == pytest.approx(1190.476, rel=1e-6)
+    both = R.node_mtbf([8, 1], [Q_(50000, "hour"), Q_(1190.476190476, "hour")])
+    assert both.to("hour").magnitude == pytest.approx(1000)
+    # hand: a node of 8 parts of 50,000 h fails at 8 / 50,000 per hour
+    assert R.node_failure_rate([8], [Q_(50000, "hour")]).to("1/hour").magnitude == pytest.approx(8 / 50000)
+    # P(any of 128 nodes fails in 336 h) = 1 - e^-43 ~ 1; one node: 1 - e^-0.336 = 28.5 % (hand)
+    assert R.failure_probability_of_fleet(Q_(336, "hour"), Q_(1000, "hour"), 128).magnitude > 0.999999
+    assert R.failure_probability_of_fleet(Q_(336, "hour"), Q_(1000, "hour"), 1).magnitude == pytest.approx(
+        1 - np.exp(-0.336))
+    with pytest.raises(InputError, match="node_mtbf_total"):
+        R.rest_of_node_mtbf(Q_(7000, "hour"), Q_(50000, "hour"), 8)
+    with pytest.raises(InputError, match="counts"):
+        R.node_failure_rate([1, 2], [Q_(1, "hour")])
+    with pytest.raises(InputError, match="counts"):
+        R.node_mtbf([0], [Q_(1, "hour")])

@@ -1,8 +1,8 @@
 """The static sites (make book) and the JupyterLite build (make lite).
 
-Both sites are built once per test session (tools/site.py build, incremental, into _build/;
+Both sites are built once per test session (workbook site build, incremental, into _build/;
 a file lock keeps parallel pytest workers from building at the same time). The expectations are
-derived here from the repository's files, independently of tools/site.py's own plan:
+derived here from the repository's files, independently of lib/workbook/site.py's own plan:
 * no warnings (Sphinx -W: a broken cross-reference or a missing page fails the build);
 * every notebook of chapters/, exercises/ (and solutions/ on the instructor site) has its page;
 * solutions are absent from the student site and present, folded, on the instructor site;
@@ -62,7 +62,7 @@ def built_sites():
     at whatever the build produced, so one broken page does not hide the rest.
     WORKBOOK_SITE_PREBUILT=1 reuses _build/ as it is (quick iterations on the tests themselves)."""
     if os.environ.get("WORKBOOK_SITE_PREBUILT") != "1":
-        res = _locked_run([sys.executable, "tools/site.py", "build"], ".site-build.lock")
+        res = _locked_run([sys.executable, "-m", "workbook.cli", "site", "build"], ".site-build.lock")
         BUILD_RESULT.update(rc=res.returncode, out=res.stdout[-3000:], err=res.stderr[-6000:])
     for s in SITES:
         assert (BUILD / s / "index.html").is_file(), f"the {s} site was not built: {BUILD_RESULT}"
@@ -405,7 +405,6 @@ def test_glossary_and_notation_pages(built_sites, site):
         for zh in t["zh"]:
             assert zh in text, zh
     assert f"{len(gloss['term'])} terms" in text
-    sys.path.insert(0, str(ROOT / "lib"))
     from fleetcalc.core import notation
     ntext = page_text(built_sites[site] / "reference" / "notation.html")
     for s in notation.SYMBOLS:
@@ -416,7 +415,7 @@ def test_glossary_and_notation_pages(built_sites, site):
 
 @pytest.fixture(scope="session")
 def lite_site():
-    res = _locked_run([sys.executable, "tools/site.py", "lite"], ".site-lite.lock")
+    res = _locked_run([sys.executable, "-m", "workbook.cli", "site", "lite"], ".site-lite.lock")
     assert res.returncode == 0, f"make lite failed:\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
     return BUILD / "lite"
 
@@ -506,8 +505,7 @@ def test_wheel_installs_in_a_clean_venv(lite_site, tmp_path):
 
 def test_ledger_line_parser():
     """The three line shapes of lib/fleetcalc/core/book.py's docstring."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import reference_pages as rp
+    from workbook import reference_pages as rp
     e = rp.parse_line("[✓ book] Eq. 28.14 | t_ring = 0.01757 s | book: 0.01757 s")
     assert (e.status, e.where, e.name, e.value, e.printed) == ("confirmed", "Eq. 28.14", "t_ring", "0.01757 s", "0.01757 s")
     e = rp.parse_line("[erratum] Table 2.3 | ratio = 4.50 | book: 9 | cause: GB vs GiB")
@@ -520,11 +518,10 @@ def test_ledger_line_parser():
 # ----------------------------------------------------------------------------- frame positions
 
 def test_scrub_positions_cover_the_range_and_the_start():
-    """tools/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
+    """lib/workbook/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
     (the book's), every option of a dropdown, log spacing on a log slider, at most ~25 frames."""
     import ipywidgets as w
-    sys.path.insert(0, str(ROOT / "tools"))
-    import scrub
+    from workbook import scrub
 
     s = w.IntSlider(value=7, min=1, max=1024, step=1)
     v = scrub.positions(s)

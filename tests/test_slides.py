@@ -1,8 +1,7 @@
-"""tools/slides.py: RISE slide metadata that leaves everything nbval and the site read unchanged."""
+"""lib/workbook/slides.py: RISE slide metadata that leaves everything nbval and the site read unchanged."""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -12,9 +11,7 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("slides", ROOT / "tools" / "slides.py")
-slides = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(slides)
+from workbook import slides  # noqa: E402
 
 EXEMPLAR = ROOT / "chapters" / "ch28" / "28_3_roofline.ipynb"
 

@@ -56,6 +56,19 @@ def test_example_27_2_checkpoint():
     assert S.object_count(CKPT, Q_(1, "MiB")) == 2097152
 
 
+def test_one_formula_for_size_over_time_and_size_over_bandwidth():
+    # Eq. 28.19/28.20 are transfer_bandwidth: 2 TiB / 120 s = 17.067 GiB/s (hand: 2048 / 120)
+    assert S.transfer_bandwidth(CKPT, Q_(120, "s")).to("GiB/s").magnitude == pytest.approx(2048 / 120)
+    assert S.checkpoint_window_bandwidth(CKPT, Q_(120, "s")).magnitude == S.transfer_bandwidth(CKPT, Q_(120, "s")).magnitude
+    # with nothing else on the path the window time is S_c / capacity: 2048 GiB / 40 GiB/s = 51.2 s (hand)
+    assert S.checkpoint_window_time(CKPT, Q_(40, "GiB/s")).to("s").magnitude == pytest.approx(51.2)
+    # restore bounds for two checkpoint sizes at once: 1 and 2 TiB over 32 and 16 GiB/s (hand: 64/128 s, 96/192 s)
+    sizes = Q_([1, 2], "TiB")
+    stages = [Q_(32, "GiB/s"), Q_(16, "GiB/s")]
+    assert S.restore_time_lower_bound(sizes, stages).to("s").magnitude.tolist() == pytest.approx([64, 128])
+    assert S.restore_time_serial(sizes, stages).to("s").magnitude.tolist() == pytest.approx([96, 192])
+
+
 def test_restore_eq_28_22():
     stages = [Q_(32, "GiB/s"), Q_(16, "GiB/s"), Q_(24, "GiB/s")]
     assert S.restore_time_lower_bound(CKPT, stages).to("s").magnitude == pytest.approx(128)

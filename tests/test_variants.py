@@ -1,4 +1,4 @@
-"""tools/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
+"""lib/workbook/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
 
 The expected answers come from the answer key (the solution notebooks); what is tested here is
 that each student's inputs stay inside the exercise's declared ranges and valid region, differ
@@ -10,19 +10,15 @@ from __future__ import annotations
 
 import csv
 import math
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
 
-import answer_key  # noqa: E402
-import grade  # noqa: E402
-import variants  # noqa: E402
-from fleetcalc.core.units import Q_  # noqa: E402
+from workbook import answer_key, grade, variants
+from fleetcalc.core.units import Q_
 
 ROSTER = ["s001", "s002", "s003"]
 SET, SEED = "ch28/ex28_08", 7

@@ -1,13 +1,11 @@
 """Book-consistency checks over the notebook sources: pairs, generated exercises, conventions."""
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import nb as nbtool  # noqa: E402
+from workbook import nb as nbtool
 
 from fleetcalc.core.catalog import entries  # noqa: E402
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from fleetcalc.core.validate import InputError, count
 
-__all__ = ["ObjectStore", "write_checkpoint", "restore_latest", "RestoreResult", "shard_payload"]
+__all__ = ["ObjectStore", "write_checkpoint", "restore_latest", "RestoreResult"]
 
 
 @dataclass
@@ -41,7 +41,7 @@ class ObjectStore:
         return sorted(k for k in self.objects if k.startswith(prefix))
 
 
-def shard_payload(step: int, rank: int, size: int = 64) -> bytes:
+def _shard_payload(step: int, rank: int, size: int = 64) -> bytes:
     """Deterministic stand-in bytes for rank ``rank``'s state at ``step``."""
     seed = hashlib.sha256(f"{step}:{rank}".encode()).digest()
     return (seed * (size // len(seed) + 1))[:size]
@@ -67,7 +67,7 @@ def write_checkpoint(store: ObjectStore, step, n_shards=64, *, run="run0", crash
     for r in range(n):
         if crash_after is not None and r >= crash_after:
             return False                       # process died: staging shards stay uncommitted
-        data = shard_payload(step, r)
+        data = _shard_payload(step, r)
         key = f"{base}/staging/shard-{r:05d}"
         store.put(key, data)
         if _digest(store.get(key)) != _digest(data):      # verify the write

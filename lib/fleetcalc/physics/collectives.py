@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.calculator import calculator, qty, whole
+from fleetcalc.core.validate import InputError
+from fleetcalc.physics import links
 
 __all__ = [
     "alpha_beta_time", "latency_bandwidth_threshold", "ring_round_bytes", "ring_allreduce_terms",
@@ -21,76 +23,77 @@ __all__ = [
     "exposed_communication", "alltoall_cut_time", "port_bandwidth_sum",
 ]
 
-
-def _p(p, *, power_of_two=False):
-    pp = count("p", p, ge=2)
-    if power_of_two:
-        lg = np.log2(pp)
-        if not np.all(lg == np.round(lg)):
-            raise InputError(f"p must be a power of two (Eq. 28.13 assumes a binary tree); got {p}")
-    return pp
+_P = whole(ge=2, doc="processes")
+_P2 = whole(ge=2, doc="processes, a power of two")
+_M = qty("byte", ge=0, doc="bytes each process starts with")
+_ALPHA = qty("s", ge=0, doc="start-up time of one message")
+_BETA = qty("byte/s", gt=0, doc="one-way byte rate of the path")
 
 
+def _power_of_two(p):
+    """log2(p), or InputError when p is not a power of two."""
+    lg = np.log2(p)
+    odd = lg != np.round(lg)
+    if np.any(odd):
+        raise InputError("p must be a power of two (Eq. 28.13 assumes a binary tree); "
+                         f"got {np.asarray(p)[odd].flat[0]:g}")
+    return lg
+
+
+@calculator(returns="s", m=qty("byte", ge=0, doc="message bytes"), alpha=_ALPHA, beta_net=_BETA)
 def alpha_beta_time(m, alpha, beta_net):
     """t_msg(m) ~= alpha + m / beta_net (one message of m bytes on one path), Ch. 28 Eq. 28.10."""
-    mm = magnitude("m", m, "byte", ge=0)
-    a = magnitude("alpha", alpha, "s", ge=0)
-    b = magnitude("beta_net", beta_net, "byte/s", gt=0)
-    return out(a + mm / b, "s")
+    return alpha + links.transfer_time.kernel(m, beta_net)
 
 
+@calculator(returns="byte", alpha=_ALPHA, beta_net=_BETA)
 def latency_bandwidth_threshold(alpha, beta_net):
     """m* = alpha * beta_net: below it a message is latency-dominated, above it bandwidth-dominated
     (Ch. 28 §28.5, the condition m << alpha beta_net under Eq. 28.10)."""
-    a = magnitude("alpha", alpha, "s", ge=0)
-    b = magnitude("beta_net", beta_net, "byte/s", gt=0)
-    return out(a * b, "byte")
+    return alpha * beta_net
 
 
+@calculator(returns="byte", p=_P, m=_M)
 def ring_round_bytes(p, m):
     """Bytes each process sends per ring round: m / p (Ch. 28 §28.5, Eq. 28.11)."""
-    pp = _p(p)
-    mm = magnitude("m", m, "byte", ge=0)
-    return out(mm / pp, "byte")
+    return m / p
 
 
+@calculator(returns={"latency": "s", "bandwidth": "s", "reduction": "s"}, p=_P, m=_M, alpha=_ALPHA,
+            beta_net=_BETA, gamma=qty("s/byte", ge=0, doc="reduction cost per byte; None = not counted"))
 def ring_allreduce_terms(p, m, alpha, beta_net, gamma=None):
     """The terms of the ring all-reduce time, Ch. 28 Eq. 28.12:
 
     latency = 2 (p-1) alpha; bandwidth = 2 (p-1)/p * m / beta_net (bytes sent per process, not the
-    network total); optional reduction = (p-1)/p * m * gamma with gamma in s/byte (§28.5).
-    Returns a dict of Quantities in s (``reduction`` only when ``gamma`` is given).
+    network total); reduction = (p-1)/p * m * gamma with gamma in s/byte (§28.5), 0 s when
+    ``gamma`` is not given. Returns a dict of Quantities in s.
     """
-    pp = _p(p)
-    mm = magnitude("m", m, "byte", ge=0)
-    a = magnitude("alpha", alpha, "s", ge=0)
-    b = magnitude("beta_net", beta_net, "byte/s", gt=0)
-    terms = {"latency": out(2.0 * (pp - 1) * a + 0.0 * mm, "s"),
-             "bandwidth": out(2.0 * (pp - 1) / pp * mm / b + 0.0 * a, "s")}
-    if gamma is not None:
-        g = magnitude("gamma", gamma, "s/byte", ge=0)
-        terms["reduction"] = out((pp - 1) / pp * mm * g + 0.0 * a / b, "s")
-    return terms
+    chunk = ring_round_bytes.kernel(p, m)                  # m / p per round, Eq. 28.11
+    rounds = 2.0 * (p - 1)                                  # reduce-scatter + all-gather
+    g = 0.0 if gamma is None else gamma
+    same_shape = 0.0 * (p + m + alpha + beta_net + g)      # every term as wide as the widest input
+    return {"latency": rounds * alpha + same_shape,
+            "bandwidth": rounds * links.transfer_time.kernel(chunk, beta_net) + same_shape,
+            "reduction": (p - 1) * chunk * g + same_shape}
 
 
+@calculator(returns="s", p=_P, m=_M, alpha=_ALPHA, beta_net=_BETA,
+            gamma=qty("s/byte", ge=0, doc="reduction cost per byte; None = not counted"))
 def ring_allreduce_time(p, m, alpha, beta_net, gamma=None):
     """t_ring ~= 2(p-1)(alpha + m/(p beta_net)) = 2(p-1) alpha + 2(p-1)/p m / beta_net,
     Ch. 28 Eq. 28.11/28.12 (plus (p-1) m gamma / p when a reduction cost gamma is given)."""
-    terms = ring_allreduce_terms(p, m, alpha, beta_net, gamma)
-    total = sum(t.to("s").magnitude for t in terms.values())
-    return out(total, "s")
+    terms = ring_allreduce_terms.kernel(p, m, alpha, beta_net, gamma)
+    return terms["latency"] + terms["bandwidth"] + terms["reduction"]
 
 
+@calculator(returns="s", p=_P2, m=_M, alpha=_ALPHA, beta_net=_BETA)
 def tree_allreduce_time(p, m, alpha, beta_net):
     """t_tree ~= 2 log2(p) (alpha + m / beta_net): unsegmented binary-tree reduce + broadcast,
     p a power of two, Ch. 28 Eq. 28.13."""
-    pp = _p(p, power_of_two=True)
-    mm = magnitude("m", m, "byte", ge=0)
-    a = magnitude("alpha", alpha, "s", ge=0)
-    b = magnitude("beta_net", beta_net, "byte/s", gt=0)
-    return out(2.0 * np.log2(pp) * (a + mm / b), "s")
+    return 2.0 * _power_of_two(p) * alpha_beta_time.kernel(m, alpha, beta_net)
 
 
+@calculator(returns="byte", p=_P2, alpha=_ALPHA, beta_net=_BETA)
 def ring_tree_crossover(p, alpha, beta_net):
     """Message size m_x where Eq. 28.12 and Eq. 28.13 give the same time (Ch. 28 §28.5).
 
@@ -98,49 +101,42 @@ def ring_tree_crossover(p, alpha, beta_net):
     Below m_x the tree (fewer launches) is faster, above it the ring (less data on the critical
     path). For p = 2 both start-up terms are equal and m_x = 0: the ring is never slower.
     """
-    pp = _p(p, power_of_two=True)
-    a = magnitude("alpha", alpha, "s", ge=0)
-    b = magnitude("beta_net", beta_net, "byte/s", gt=0)
-    lg = np.log2(pp)
-    return out(a * b * ((pp - 1) - lg) / (lg - (pp - 1) / pp), "byte")
+    lg = _power_of_two(p)
+    return latency_bandwidth_threshold.kernel(alpha, beta_net) * ((p - 1) - lg) / (lg - (p - 1) / p)
 
 
-def step_time_with_overlap(t_c, t_n, t_o):
-    """t_step = t_c + t_n - t_o with 0 <= t_o <= min(t_c, t_n), Ch. 28 Eq. 28.15."""
-    c = magnitude("t_c", t_c, "s", ge=0)
-    n = magnitude("t_n", t_n, "s", ge=0)
-    o = magnitude("t_o", t_o, "s", ge=0)
-    lim = np.minimum(c, n)
-    if np.any(o > lim * (1 + 1e-12)):
-        raise InputError(
-            f"t_o must be <= min(t_c, t_n) = {np.max(lim):.6g} s (only time spent on both can overlap, "
-            f"Eq. 28.15); got {t_o}"
-        )
-    return out(c + n - o, "s")
-
-
+@calculator(returns="s", t_n=qty("s", ge=0, doc="communication time"),
+            t_o=qty("s", ge=0, doc="overlapped part, <= t_n"))
 def exposed_communication(t_n, t_o):
     """Communication left on the critical path: t_n - t_o (Ch. 28 §28.5, after Eq. 28.15)."""
-    n = magnitude("t_n", t_n, "s", ge=0)
-    o = magnitude("t_o", t_o, "s", ge=0)
-    if np.any(o > n * (1 + 1e-12)):
-        raise InputError(f"t_o must be <= t_n = {np.max(n):.6g} s; got {t_o}")
-    return out(n - o, "s")
+    if np.any(t_o > t_n * (1 + 1e-12)):
+        raise InputError(f"t_o must be <= t_n = {np.min(t_n):.6g} s; got {np.max(t_o):.6g} s")
+    return t_n - t_o
 
 
+@calculator(returns="s", t_c=qty("s", ge=0, doc="compute time"), t_n=qty("s", ge=0, doc="communication time"),
+            t_o=qty("s", ge=0, doc="overlapped time, <= min(t_c, t_n)"))
+def step_time_with_overlap(t_c, t_n, t_o):
+    """t_step = t_c + t_n - t_o with 0 <= t_o <= min(t_c, t_n), Ch. 28 Eq. 28.15."""
+    lim = np.minimum(t_c, t_n)
+    if np.any(t_o > lim * (1 + 1e-12)):
+        raise InputError(
+            f"t_o must be <= min(t_c, t_n) = {np.min(lim):.6g} s (only time spent on both can overlap, "
+            f"Eq. 28.15); got {np.max(t_o):.6g} s"
+        )
+    return t_c + exposed_communication.kernel(t_n, t_o)
+
+
+@calculator(returns="s", hosts_a=whole(), hosts_b=whole(), bytes_per_pair=qty("byte", ge=0),
+            beta_cut=qty("byte/s", gt=0, doc="cut bandwidth per direction"))
 def alltoall_cut_time(hosts_a, hosts_b, bytes_per_pair, beta_cut):
     """Least time for an all-to-all between two groups joined by a cut of ``beta_cut`` per
     direction: each direction carries hosts_a x hosts_b x q bytes, so t >= a b q / beta_cut
     (Ch. 28 §28.5, bisection bandwidth; Exercise 28.7). Port bandwidth inside a group does not help."""
-    a = count("hosts_a", hosts_a)
-    b = count("hosts_b", hosts_b)
-    q = magnitude("bytes_per_pair", bytes_per_pair, "byte", ge=0)
-    c = magnitude("beta_cut", beta_cut, "byte/s", gt=0)
-    return out(a * b * q / c, "s")
+    return links.transfer_time.kernel(hosts_a * hosts_b * bytes_per_pair, beta_cut)
 
 
+@calculator(returns="byte/s", hosts=whole(), port_bandwidth=qty("byte/s", gt=0))
 def port_bandwidth_sum(hosts, port_bandwidth):
     """Sum of host port rates, hosts x port: the number that does NOT bound cross-cut traffic (§28.5)."""
-    n = count("hosts", hosts)
-    b = magnitude("port_bandwidth", port_bandwidth, "byte/s", gt=0)
-    return out(n * b, "byte/s")
+    return hosts * port_bandwidth

@@ -17,7 +17,8 @@ import numpy as np
 from fleetcalc.physics import roofline, scaling
 from fleetcalc.core.catalog import entry, hw
 from fleetcalc.core.units import Q_, Quantity
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.calculator import anything, calculator, choice, num, qty, whole
+from fleetcalc.core.validate import InputError, magnitude, out
 
 __all__ = [
     "DEVICES", "device", "ridge_table", "GPU_GENERATIONS", "TPU_GENERATIONS", "gpu_generation_table",
@@ -84,75 +85,88 @@ def _ratio(new_name, new, old_name, old, new_gt=None):
     return out(n / o, "")
 
 
+@calculator(returns="", start=anything("an amount > 0: a Quantity, or a plain number"),
+            end=anything("an amount > 0 of the same kind as start"),
+            years=qty("year", gt=0, doc="time between start and end"))
 def annual_growth(start, end, years):
     """Compound yearly growth rate (end / start)^(1/years) - 1 (line 1738: TDP 300 W -> 1000 W in
     7 years). Uses :func:`fleetcalc.physics.scaling.growth_factor_per_year`."""
     r = _ratio("end", end, "start", start, new_gt=0)
-    magnitude("years", years, "year", gt=0)
-    return out(scaling.growth_factor_per_year(r, years).magnitude - 1.0, "")
+    try:
+        return scaling.growth_factor_per_year(r, Q_(years, "year")).m_as("") - 1.0
+    except (OverflowError, InputError):  # inputs are checked: only the result can be out of range
+        raise InputError(f"(end / start)^(1 / years) overflows; got end / start = {r.magnitude!r}, "
+                         f"years = {years!r}") from None
 
 
+@calculator(returns=None, value=anything("a Quantity >= 0 in any unit (the result keeps it)"),
+            rate=num(gt=-1, doc="growth per period"), periods=num(ge=0, doc="periods (may be fractional)"))
 def project(value, rate, periods):
     """value x (1 + rate)^periods: a quantity carried forward at a constant growth rate
     (line 1740's TDP planning scenario). ``periods`` may be fractional (years)."""
-    g = magnitude("rate", rate, "", gt=-1)
-    n = magnitude("periods", periods, "", ge=0)
     if not isinstance(value, Quantity):
         raise InputError(f"value needs a Quantity (e.g. Q_(1000, 'W')); got {value!r}")
     magnitude("value", value, f"{value.units:D}", ge=0)
-    return value * (1.0 + g) ** n
+    with np.errstate(over="ignore"):
+        factor = np.power(1.0 + np.asarray(rate, dtype=float), periods)
+    if not np.all(np.isfinite(factor)):
+        raise InputError(f"(1 + rate)^periods overflows; got rate={rate!r}, periods={periods!r}")
+    return value * factor
 
 
+@calculator(returns="year", start=anything("an amount > 0: a Quantity, or a plain number"),
+            target=anything("an amount >= start of the same kind"), rate=num(gt=0, doc="growth per year"))
 def years_to_reach(start, target, rate):
     """t = ln(target / start) / ln(1 + rate) (years): when a quantity growing at ``rate`` per year
     reaches ``target`` (line 1740: when does a 1000 W accelerator reach 2000 W?)."""
-    g = magnitude("rate", rate, "", gt=0)
     r = _ratio("target", target, "start", start).magnitude
     if np.any(np.asarray(r) < 1):
         raise InputError(f"target must be >= start; got {target} < {start}")
-    return out(np.log(r) / np.log1p(g), "year")
+    return np.log(r) / np.log1p(rate)
 
 
+_UNITS = whole(doc="MAC units (tensor cores, systolic arrays)")
+_MACS = whole(doc="MACs per unit per clock")
+
+
+@calculator(returns="FLOP/s", units=_UNITS, macs_per_clock=_MACS, f=qty("Hz", gt=0, doc="clock"))
 def peak_from_macs(units, macs_per_clock, f):
     """R_peak = 2 x units x MACs per unit per clock x f (FLOP/s): one MAC is 2 FLOP.
     A 256x256 systolic array is one unit of 65,536 MACs per clock (TPU v1, line 1268); an H100
     tensor core does 512 FP16 MACs per clock (line 1680), 528 of them (line 1665)."""
-    u = count("units", units)
-    m = count("macs_per_clock", macs_per_clock)
-    hz = magnitude("f", f, "Hz", gt=0)
-    return out(2.0 * u * m * hz, "FLOP/s")
+    return 2.0 * units * macs_per_clock * f
 
 
+@calculator(returns="GHz", R_peak=qty("FLOP/s", gt=0, doc="quoted peak"), units=_UNITS, macs_per_clock=_MACS)
 def implied_clock(R_peak, units, macs_per_clock):
     """f = R_peak / (2 x units x MACs per clock): the clock a quoted peak needs (GHz).
     A result far above ~2 GHz means the quoted array count cannot give the quoted peak."""
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    u = count("units", units)
-    m = count("macs_per_clock", macs_per_clock)
-    return out(r / (2.0 * u * m) / 1e9, "GHz")
+    return R_peak / peak_from_macs.kernel(units, macs_per_clock, 1e9)  # peak at 1 GHz
 
 
+@calculator(returns="", f_nominal=qty("Hz", gt=0, doc="nominal clock"),
+            deficit=qty("Hz", ge=0, doc="how far the slowest member runs below it"))
 def slowest_member_loss(f_nominal, deficit):
     """Throughput lost by a synchronous job when one member runs ``deficit`` below the nominal
     clock: every step waits for the slowest, so the loss is deficit / f_nominal (line 1350).
     Assumes step time proportional to 1/clock (compute-bound)."""
-    f = magnitude("f_nominal", f_nominal, "Hz", gt=0)
-    d = magnitude("deficit", deficit, "Hz", ge=0)
-    if np.any(d >= f):
-        raise InputError(f"deficit must be < f_nominal ({f_nominal}); got {deficit}")
-    return out(d / f, "")
+    if np.any(deficit >= f_nominal):
+        raise InputError(f"deficit must be < f_nominal ({np.min(f_nominal):g} Hz); got {np.max(deficit):g} Hz")
+    return deficit / f_nominal
 
 
 # --- number formats (Table 2.6, lines 1798-1818; FP8 formats lines 1688-1690) -----------------
 
+@calculator(returns="bit", exponent_bits=whole(doc="exponent field"), mantissa_bits=whole(ge=0, doc="mantissa field"),
+            sign_bits=whole(ge=0, doc="sign field"))
 def format_bits(exponent_bits, mantissa_bits, sign_bits=1):
     """Total width of a floating-point format: sign + exponent + mantissa (Table 2.6)."""
-    e = count("exponent_bits", exponent_bits)
-    m = count("mantissa_bits", mantissa_bits, ge=0)
-    s = count("sign_bits", sign_bits, ge=0)
-    return out(s + e + m, "bit")
+    return sign_bits + exponent_bits + mantissa_bits
 
 
+@calculator(returns="", exponent_bits=whole(ge=2, le=11, doc="exponent field (FP64 has 11; more overflows)"),
+            mantissa_bits=whole(ge=1, doc="mantissa field"),
+            ieee=choice(True, False, doc="IEEE-like (inf/NaN reserved) or OCP 'FN' (E4M3)"))
 def float_max_finite(exponent_bits, mantissa_bits, ieee=True):
     """Largest finite value of a binary float format with bias 2^(e-1) - 1.
 
@@ -161,65 +175,63 @@ def float_max_finite(exponent_bits, mantissa_bits, ieee=True):
     ``ieee=False`` is the OCP "FN" convention of FP8 E4M3 (no inf; only the all-ones pattern is
     NaN, so the top binade holds normals): (2 - 2^-(m-1)) x 2^(2^e - 1 - bias) -> 448 (line 1688).
     """
-    e = count("exponent_bits", exponent_bits, ge=2)
-    if np.any(np.asarray(e) > 11):
-        # 2^(2^e - 2 - bias) overflows a float64 beyond FP64's 11 exponent bits.
-        raise InputError(f"exponent_bits must be <= 11 (FP64's exponent; larger overflows); "
-                         f"got {exponent_bits!r}")
-    m = count("mantissa_bits", mantissa_bits, ge=1)
+    e, m = np.asarray(exponent_bits, dtype=float), np.asarray(mantissa_bits, dtype=float)
     bias = 2.0 ** (e - 1) - 1
     if ieee:
-        return out((2.0 - 2.0 ** -m) * 2.0 ** (2.0 ** e - 2 - bias), "")
-    return out((2.0 - 2.0 ** -(m - 1)) * 2.0 ** (2.0 ** e - 1 - bias), "")
+        return (2.0 - 2.0 ** -m) * 2.0 ** (2.0 ** e - 2 - bias)
+    if np.any(e > 10):
+        # the FN top binade of an 11-bit exponent is 2^1024, beyond a float64
+        raise InputError(f"exponent_bits must be <= 10 with ieee=False (larger overflows); got {exponent_bits!r}")
+    return (2.0 - 2.0 ** -(m - 1)) * 2.0 ** (2.0 ** e - 1 - bias)
 
 
+@calculator(returns="", mantissa_bits=whole(ge=0, doc="mantissa field"))
 def float_relative_step(mantissa_bits):
     """2^-m: the gap between 1 and the next value (the text's 'relative precision', 1/8 for
     E4M3 and 1/4 for E5M2, lines 1688-1690). The worst rounding error is half of it."""
-    m = count("mantissa_bits", mantissa_bits, ge=0)
-    return out(2.0 ** -m, "")
+    return 2.0 ** -np.asarray(mantissa_bits, dtype=float)
 
 
+@calculator(returns="byte", bits=qty("bit", gt=0, doc="bits per value"))
 def bytes_per_value(bits):
     """Bytes one value occupies: bits / 8 (FP16 = 2 byte, INT4 = 0.5 byte; lines 1510-1512)."""
-    b = magnitude("bits", bits, "bit", gt=0)
-    return out(b / 8.0, "byte")
+    return bits / 8.0
 
 
 # --- memory interfaces (§HBM, lines 1430-1470, 1522) ------------------------------------------
 
+_WIDTH = qty("bit", gt=0, doc="data pins per interface")
+_INTERFACES = whole(doc="buses (channels, stacks)")
+
+
+@calculator(returns="byte/s", width=_WIDTH, pin_rate=qty("bit/s", gt=0, doc="data rate per pin"),
+            interfaces=_INTERFACES)
 def interface_bandwidth(width, pin_rate, interfaces=1):
     """Peak bandwidth of ``interfaces`` buses of ``width`` data pins at ``pin_rate`` each:
     interfaces x width x pin rate (byte/s). DDR5: 8 channels x 64 bit x 4.8 Gb/s (lines 1438-1440)."""
-    w = magnitude("width", width, "bit", gt=0)
-    r = magnitude("pin_rate", pin_rate, "bit/s", gt=0)
-    n = count("interfaces", interfaces)
-    return out(n * w * r / 8.0, "byte/s")
+    return interfaces * width * pin_rate / 8.0
 
 
+@calculator(returns="Gbit/s", bandwidth=qty("bit/s", gt=0, doc="bandwidth of all interfaces"), width=_WIDTH,
+            interfaces=_INTERFACES)
 def pin_rate(bandwidth, width, interfaces=1):
     """Per-pin data rate a bandwidth implies: bandwidth / (interfaces x width) (Gb/s).
     H100: 670 GB/s per 1024-bit HBM3 stack (line 1522)."""
-    b = magnitude("bandwidth", bandwidth, "bit/s", gt=0)
-    w = magnitude("width", width, "bit", gt=0)
-    n = count("interfaces", interfaces)
-    return out(b / (n * w) / 1e9, "Gbit/s")
+    return bandwidth / (interfaces * width) / 1e9  # bit/s -> Gbit/s
 
 
+@calculator(returns="cu", capacity=qty("GB", ge=0, doc="memory per device"),
+            price=qty("cu/GB", ge=0, doc="price per GB"), devices=whole(doc="devices"))
 def memory_cost(capacity, price, devices=1):
     """devices x capacity x price per GB (cu; the text's $): H100 80 GB x $10-15 (line 1478)."""
-    c = magnitude("capacity", capacity, "GB", ge=0)
-    p = magnitude("price", price, "cu/GB", ge=0)
-    n = count("devices", devices)
-    return out(n * c * p, "cu")
+    return devices * capacity * price
 
 
+@calculator(returns="", capacity=qty("byte", ge=0, doc="memory available"), size=qty("byte", gt=0, doc="bytes to hold"))
 def fraction_held(capacity, size):
     """Share of ``size`` bytes that ``capacity`` holds, capped at 1 (A100 80 GB of 350 GB = 23 %,
     line 1510)."""
-    c = magnitude("capacity", capacity, "byte", ge=0)
-    s = magnitude("size", size, "byte", gt=0)
-    return out(np.minimum(c / s, 1.0), "")
+    return np.minimum(capacity / size, 1.0)
 
 
 # --- generation tables (Tables 2.2 and 2.3) ---------------------------------------------------

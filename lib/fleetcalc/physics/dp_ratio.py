@@ -19,58 +19,57 @@ share of it the step achieves. No overlap is assumed (the book's step 3, line 27
 """
 from __future__ import annotations
 
-from fleetcalc.physics import collectives, memory, scaling
+from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
 from fleetcalc.core.units import Q_
-from fleetcalc.core.validate import magnitude, out
+from fleetcalc.physics import collectives, memory, scaling
 
 __all__ = ["dp_step_times", "dp_comm_compute_ratio", "dp_ratio_large_model_limit", "tokens_for_compute"]
 
+_P = num(gt=0, doc="parameters (a plain count)")
+_TOKENS = qty("token", gt=0, doc="tokens per GPU per step, D")
+_N = whole(ge=2, doc="data-parallel GPUs")
+_S_GRAD = qty("byte", gt=0, doc="bytes per gradient value")
+_ALPHA = qty("s", ge=0, doc="start-up time of one message")
+_BETA = qty("byte/s", gt=0, doc="one-way link rate")
+_R_PEAK = qty("FLOP/s", gt=0, doc="dense peak of one GPU")
+_MFU = fraction(open_low=True, doc="share of the peak the step achieves")
 
-def _mfu(mfu):
-    return magnitude("mfu", mfu, "", gt=0, le=1)
+
+def _compute_time(P, tokens, R_peak, mfu):
+    """T_compute = 6 P D / (mfu x R_peak) in s, the FLOPs from :func:`scaling.training_flops`."""
+    return scaling.training_flops(P, tokens).m_as("FLOP") / (mfu * R_peak)
 
 
+@calculator(returns="token", P=_P, T_compute=qty("s", gt=0, doc="compute time per step"), R_peak=_R_PEAK, mfu=_MFU)
 def tokens_for_compute(P, T_compute, R_peak, mfu):
     """Tokens per GPU per step that fill ``T_compute``: D = T_compute x mfu x R_peak / (6 P).
     At 1.5B, 101.1 ms, 989 TFLOP/s and 50 % this is the book's 5.00e13 FLOP / (6 x 1.5e9) = 5,556
     tokens (line 2717)."""
-    p = memory._params("P", P)
-    t = magnitude("T_compute", T_compute, "s", gt=0)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    return out(t * _mfu(mfu) * r / (6.0 * p), "token")
+    return T_compute * mfu * R_peak / scaling.training_flops(P, 1.0).m_as("FLOP")
 
 
+@calculator(returns={"compute": "s", "comm": "s", "ratio": ""}, P=_P, tokens_per_gpu=_TOKENS, N=_N,
+            s_grad=_S_GRAD, alpha=_ALPHA, beta=_BETA, R_peak=_R_PEAK, mfu=_MFU)
 def dp_step_times(P, tokens_per_gpu, N, s_grad, alpha, beta, R_peak, mfu):
     """Compute and ring-AllReduce time of one data-parallel step: dict with ``compute`` (6 P D /
     (mfu R_peak)), ``comm`` (Eq. 28.12 on the s P gradient bytes) and ``ratio`` (comm / compute)."""
-    # validate under this function's own parameter names before delegating
-    memory._params("P", P)
-    scaling._amount("tokens_per_gpu", tokens_per_gpu, "token", gt=0)
-    magnitude("N", N, "", ge=2, integer=True)
-    magnitude("s_grad", s_grad, "byte", gt=0)
-    magnitude("alpha", alpha, "s", ge=0)
-    magnitude("beta", beta, "byte/s", gt=0)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    f = scaling.training_flops(P, tokens_per_gpu)
-    t_compute = out(f.to("FLOP").magnitude / (_mfu(mfu) * r), "s")
-    grad = memory.gradient_memory(P, s_grad)
-    t_comm = collectives.ring_allreduce_time(N, grad, alpha, beta)
-    return {"compute": t_compute, "comm": t_comm, "ratio": (t_comm / t_compute).to("")}
+    t_compute = _compute_time(P, tokens_per_gpu, R_peak, mfu)
+    grad = memory.gradient_memory(P, Q_(s_grad, "byte")).m_as("byte")
+    t_comm = collectives.ring_allreduce_time.kernel(N, grad, alpha, beta)
+    return {"compute": t_compute, "comm": t_comm, "ratio": t_comm / t_compute}
 
 
+@calculator(returns="", P=_P, tokens_per_gpu=_TOKENS, N=_N, s_grad=_S_GRAD, alpha=_ALPHA, beta=_BETA,
+            R_peak=_R_PEAK, mfu=_MFU)
 def dp_comm_compute_ratio(P, tokens_per_gpu, N, s_grad, alpha, beta, R_peak, mfu):
     """T_comm / T_compute of a data-parallel step at a fixed ``tokens_per_gpu`` (the module formula)."""
-    return dp_step_times(P, tokens_per_gpu, N, s_grad, alpha, beta, R_peak, mfu)["ratio"]
+    return dp_step_times.kernel(P, tokens_per_gpu, N, s_grad, alpha, beta, R_peak, mfu)["ratio"]
 
 
+@calculator(returns="", tokens_per_gpu=_TOKENS, N=_N, s_grad=_S_GRAD, beta=_BETA, R_peak=_R_PEAK, mfu=_MFU)
 def dp_ratio_large_model_limit(tokens_per_gpu, N, s_grad, beta, R_peak, mfu):
     """The bandwidth part of the ratio, which the ratio approaches as P grows (α's share -> 0):
     [2 (N-1)/N x s / beta] / [6 D / (mfu x R_peak)]. It contains no parameter count."""
-    d = scaling._amount("tokens_per_gpu", tokens_per_gpu, "token", gt=0)
-    n = magnitude("N", N, "", ge=2, integer=True)
-    s = magnitude("s_grad", s_grad, "byte", gt=0)
-    b = magnitude("beta", beta, "byte/s", gt=0)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    per_param_comm = 2.0 * (n - 1) / n * s / b          # s per parameter
-    per_param_compute = 6.0 * d / (_mfu(mfu) * r)      # s per parameter
-    return Q_(per_param_comm / per_param_compute, "")
+    per_param_comm = collectives.ring_allreduce_terms.kernel(N, s_grad, 0.0, beta)["bandwidth"]  # s per parameter
+    per_param_compute = _compute_time(1.0, tokens_per_gpu, R_peak, mfu)                            # s per parameter
+    return per_param_comm / per_param_compute

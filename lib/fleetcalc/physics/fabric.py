@@ -21,9 +21,10 @@ import functools
 
 import numpy as np
 
-from fleetcalc.physics import reliability
+from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
 from fleetcalc.core.units import Q_
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.validate import InputError, magnitude, out
+from fleetcalc.physics import links, node, reliability
 
 __all__ = [
     "bisection_bandwidth", "oversubscription", "bisection_crossing_bytes",
@@ -37,16 +38,17 @@ __all__ = [
     "ecmp_expected_max_load", "ecmp_expected_slowdown",
 ]
 
+_COMM_FRACTION = fraction(doc="share of the step spent communicating, not overlapped")
+
 
 # --- bisection and oversubscription (§3.5) ---------------------------------------------------
 
+@calculator(returns="byte/s", hosts=whole(ge=2), link_bw=qty("byte/s", gt=0, doc="one-way rate of one host link"),
+            oversubscription=num(ge=1, doc="downlink / uplink capacity, 1 = non-blocking"))
 def bisection_bandwidth(hosts, link_bw, oversubscription=1):
     """BW_bisect = (hosts / 2) x link_bw / oversubscription, one-way (Vol. 2 Ch. 3 §3.5,
     lines 2748, 2800: 512 x 50 GB/s = 25.6 TB/s; 4:1 -> 6.4 TB/s)."""
-    n = count("hosts", hosts, ge=2)
-    b = magnitude("link_bw", link_bw, "byte/s", gt=0)
-    o = magnitude("oversubscription", oversubscription, "", ge=1)
-    return out(n / 2.0 * b / o, "byte/s")
+    return hosts / 2.0 * link_bw / oversubscription
 
 
 def oversubscription(down, up):
@@ -59,279 +61,267 @@ def oversubscription(down, up):
     return out(d / u, "")
 
 
+@calculator(returns="byte", hosts=whole(ge=2), per_host=qty("byte", ge=0, doc="bytes each host of one half sends"))
 def bisection_crossing_bytes(hosts, per_host):
     """Bytes that must cross the bisection when each host of one half sends ``per_host`` to the
     other half: (hosts / 2) x per_host (Vol. 2 Ch. 3 §3.5, line 2801: 512 x 100 GB = 51,200 GB)."""
-    n = count("hosts", hosts, ge=2)
-    p = magnitude("per_host", per_host, "byte", ge=0)
-    return out(n / 2.0 * p, "byte")
+    return hosts / 2.0 * per_host
 
 
 # --- what a slower network costs (§3.1, §3.5, §3.6) ------------------------------------------
 
+@calculator(returns="", comm_fraction=_COMM_FRACTION, slowdown=num(gt=0, doc="times slower communication"))
 def comm_stretch(comm_fraction, slowdown):
     """Step time relative to before when communication (a fraction f of the step, not
     overlapped) gets ``slowdown`` times slower: (1 - f) + f s (Vol. 2 Ch. 3 §3.5, line 2760)."""
-    f = magnitude("comm_fraction", comm_fraction, "", ge=0, le=1)
-    s = magnitude("slowdown", slowdown, "", gt=0)
-    return out((1.0 - f) + f * s, "")
+    return (1.0 - comm_fraction) + comm_fraction * slowdown
 
 
+@calculator(returns="", comm_fraction=_COMM_FRACTION, slowdown=num(gt=0, doc="times slower communication"))
 def throughput_loss(comm_fraction, slowdown):
     """Cluster throughput lost: 1 - 1 / stretch (Vol. 2 Ch. 3 §3.5, line 2760: f = 30 %,
     2:1 oversubscription -> 23.1 %)."""
-    return out(1.0 - 1.0 / comm_stretch(comm_fraction, slowdown).magnitude, "")
+    return 1.0 - 1.0 / comm_stretch.kernel(comm_fraction, slowdown)
 
 
+@calculator(returns="cu", budget=qty("cu", ge=0, doc="cost of the slowed run"), comm_fraction=_COMM_FRACTION,
+            slowdown=num(ge=1, doc="times slower communication"))
 def stall_cost(budget, comm_fraction, slowdown):
     """Money spent on GPUs idling in the extra network stall, when ``budget`` pays for the slowed
     run: budget x f (s - 1) / ((1 - f) + f s) (Vol. 2 Ch. 3 §3.5, line 2805: $300M, f = 30 %,
     4:1 -> $142.1M)."""
-    c = magnitude("budget", budget, "cu", ge=0)
-    f = magnitude("comm_fraction", comm_fraction, "", ge=0, le=1)
-    s = magnitude("slowdown", slowdown, "", ge=1)
-    return out(c * f * (s - 1.0) / ((1.0 - f) + f * s), "cu")
+    return budget * throughput_loss.kernel(comm_fraction, slowdown)  # f (s - 1) / stretch = 1 - 1 / stretch
 
 
+@calculator(returns="", compute=qty("s", gt=0), comm=qty("s", ge=0, doc="not overlapped"))
 def utilization(compute, comm):
     """Busy fraction of a step without overlap: compute / (compute + comm) = 1 - the stall
     fraction of :func:`fleetcalc.physics.node.stall_fraction` (Vol. 2 Ch. 3 §3.1, Fig. 3.3, line 2547)."""
-    from fleetcalc.physics.node import stall_fraction
-
-    c = magnitude("compute", compute, "s", gt=0)
-    n = magnitude("comm", comm, "s", ge=0)
-    return out(1.0 - stall_fraction(Q_(n, "s"), Q_(c, "s")).magnitude, "")
+    return 1.0 - node.stall_fraction(Q_(comm, "s"), Q_(compute, "s")).m_as("")
 
 
+@calculator(returns="s", gpus=whole(), delay=qty("s", ge=0, doc="straggler's delay"))
 def barrier_waste(gpus, delay):
     """GPU-time lost when a barrier waits ``delay`` for one straggler: gpus x delay (the waiting
     GPUs idle for the whole delay), Vol. 2 Ch. 3 §3.2 (line 2573: 100 ms x 1,024 GPUs)."""
-    n = count("gpus", gpus)
-    d = magnitude("delay", delay, "s", ge=0)
-    return out(n * d, "s")
+    return gpus * delay
 
 
+@calculator(returns="cu", gpus=whole(ge=0), stall=qty("hour", ge=0), price=qty("cu/hour", ge=0, doc="per GPU-hour"))
 def idle_gpu_cost(gpus, stall, price):
     """Cost of GPUs idling while the network stalls: gpus x stall time x price per GPU-hour
     (Vol. 2 Ch. 3 §3.6, line 2879 prices a GPU-hour at $3)."""
-    n = count("gpus", gpus, ge=0)
-    t = magnitude("stall", stall, "hour", ge=0)
-    p = magnitude("price", price, "cu/hour", ge=0)
-    return out(n * t * p, "cu")
+    return gpus * stall * price
 
 
+@calculator(returns="", gpus=whole(), slowdown=num(ge=0, doc="fraction of a step the straggler is late"))
 def straggler_gpu_steps(gpus, slowdown):
     """GPU-steps wasted per iteration when one of ``gpus`` runs ``slowdown`` (fraction) slower:
     the other gpus - 1 wait slowdown of a step each (Vol. 2 Ch. 3 §3.6, line 2879: 1,023 x 10 %)."""
-    n = count("gpus", gpus)
-    s = magnitude("slowdown", slowdown, "", ge=0)
-    return out((n - 1) * s, "")
+    return (gpus - 1) * slowdown
 
 
 # --- fat-tree sizing (§3.5) ------------------------------------------------------------------
 
-def _k(k):
-    kk = count("k", k, ge=2)
-    if np.any(np.asarray(kk) % 2):
-        raise InputError(f"k (switch radix) must be even: half the ports go down, half up; got {k}")
-    return kk
+_RADIX = whole(ge=2, doc="switch radix, even")
+_TIERS = whole(le=8, doc="switch tiers (2-3 in practice; (k/2)^t overflows a float for hundreds)")
 
 
-def _tiers(tiers):
-    return count("tiers", tiers, ge=1)
+def _even(k):
+    """The radix k, or InputError when it is odd (half the ports go down, half up)."""
+    if np.any(np.asarray(k) % 2):
+        raise InputError(f"k (switch radix) must be even: half the ports go down, half up; "
+                         f"got {np.asarray(k)[np.asarray(k) % 2 == 1].flat[0]:g}")
+    return k
 
 
+@calculator(returns="", k=_RADIX, tiers=_TIERS)
 def fat_tree_hosts(k, tiers=3):
     """Hosts of a non-blocking fat-tree: N = 2 (k/2)^t (k^2/2 for t = 2, k^3/4 for t = 3),
     Vol. 2 Ch. 3 §3.5 (line 2782: k = 64 -> 2,048 and 65,536)."""
-    kk, t = _k(k), _tiers(tiers)
-    return out(2.0 * (kk / 2.0) ** t, "")
+    return 2.0 * (_even(k) / 2.0) ** tiers
 
 
+@calculator(returns="", k=_RADIX)
 def fat_tree_pod_hosts(k):
     """Hosts of one pod when the upper layer is kept as aggregation (k/2 leaves x k/2 hosts):
     (k/2)^2, Vol. 2 Ch. 3 §3.5 (line 2792: k = 64 -> 1,024)."""
-    kk = _k(k)
-    return out((kk / 2.0) ** 2, "")
+    return (_even(k) / 2.0) ** 2
 
 
+@calculator(returns="", k=_RADIX, tiers=_TIERS)
 def fat_tree_switches(k, tiers=3):
     """Switches of a full non-blocking fat-tree: (2t - 1)(k/2)^(t-1) (3k/2 for t = 2,
     5k^2/4 for t = 3), Vol. 2 Ch. 3 §3.5 (line 2811: k = 64 -> 5,120)."""
-    kk, t = _k(k), _tiers(tiers)
-    return out((2.0 * t - 1.0) * (kk / 2.0) ** (t - 1), "")
+    return (2.0 * tiers - 1.0) * (_even(k) / 2.0) ** (tiers - 1)
 
 
+@calculator(returns="", k=_RADIX, tiers=_TIERS)
 def fat_tree_links(k, tiers=3):
     """Cables of a full fat-tree: one per host per tier, t x N (host links plus t - 1 layers of
     switch-to-switch links, each as wide as the host layer when non-blocking). Vol. 2 Ch. 3 §3.6
     counts 3 link tiers per GPU in a three-tier tree (line 2935)."""
-    kk, t = _k(k), _tiers(tiers)
-    return out(t * 2.0 * (kk / 2.0) ** t, "")
+    return tiers * fat_tree_hosts.kernel(k, tiers)
 
 
+@calculator(returns="", hosts=whole(), k=whole(ge=4, doc="switch radix, even"))
 def fat_tree_tiers_needed(hosts, k):
     """Fewest tiers t with 2 (k/2)^t >= hosts (Vol. 2 Ch. 3 §3.5, line 2811: beyond a two-tier
     pod you need a core layer). Needs k >= 4 (with k = 2 the tree never grows)."""
-    n = count("hosts", hosts)
-    kk = _k(k)
-    if np.any(np.asarray(kk) < 4):
-        raise InputError(f"k must be >= 4 for a tree that grows with its tiers; got {k}")
-    t = np.ceil(np.log(np.maximum(n / 2.0, 1.0)) / np.log(kk / 2.0) - 1e-12)
-    t = np.maximum(t, 1.0)
-    return out(t, "")
+    t = np.ceil(np.log(np.maximum(hosts / 2.0, 1.0)) / np.log(_even(k) / 2.0) - 1e-12)
+    return np.maximum(t, 1.0)
 
 
+@calculator(returns="", hosts=whole(ge=2), tiers=_TIERS)
 def fat_tree_min_radix(hosts, tiers=2):
     """Smallest even radix k with 2 (k/2)^t >= hosts: k = 2 ceil((hosts/2)^(1/t)) (inverts the
     sizing of Vol. 2 Ch. 3 §3.5, line 2782: 2,048 hosts in two tiers need k = 64)."""
-    n = count("hosts", hosts, ge=2)
-    t = _tiers(tiers)
-    half = np.ceil((n / 2.0) ** (1.0 / t) - 1e-9)
-    return out(2.0 * half, "")
+    return 2.0 * np.ceil((hosts / 2.0) ** (1.0 / tiers) - 1e-9)
 
 
+@calculator(returns="", tiers_up=whole(doc="layers climbed"))
 def switch_traversals(tiers_up):
     """Switches a packet crosses when it must climb ``tiers_up`` layers and come back down:
     2 tiers_up - 1 (1 = same leaf / rail switch, 3 = leaf-spine-leaf, 5 = through the core),
     Vol. 2 Ch. 3 §3.5 (lines 2811, 2821)."""
-    t = count("tiers_up", tiers_up, ge=1)
-    return out(2.0 * t - 1.0, "")
+    return 2.0 * tiers_up - 1.0
 
 
+@calculator(returns="s", traversals=whole(ge=0), per_switch=qty("s", ge=0))
 def path_latency(traversals, per_switch):
     """Switching part of alpha: traversals x per-switch latency (Vol. 2 Ch. 3 §3.5, line 2825:
     3 x 0.6 us vs 1 x 0.6 us)."""
-    n = count("traversals", traversals, ge=0)
-    t = magnitude("per_switch", per_switch, "s", ge=0)
-    return out(n * t, "s")
+    return traversals * per_switch
 
 
+@calculator(returns=("", ""), gpus=whole(doc="a whole number of nodes"), gpus_per_node=whole())
 def rail_groups(gpus, gpus_per_node):
     """A rail-optimized fabric: one rail per local GPU rank, each rail joining one GPU of every
     node. Returns (rails, GPUs per rail) = (gpus_per_node, gpus / gpus_per_node)
     (Vol. 2 Ch. 3 §3.5, line 2839: 1,024 GPUs, 8 per node -> 8 rails of 128)."""
-    n = count("gpus", gpus)
-    g = count("gpus_per_node", gpus_per_node)
-    if np.any(np.asarray(n) % np.asarray(g)):
-        raise InputError(f"gpus must be a whole number of nodes of {gpus_per_node}; got {gpus}")
-    return out(g + 0.0 * n, ""), out(n / g, "")
+    if np.any(np.asarray(gpus) % np.asarray(gpus_per_node)):
+        raise InputError(f"gpus must be a whole number of nodes of {np.min(gpus_per_node):g}; got {np.max(gpus):g}")
+    return gpus_per_node + 0.0 * gpus, gpus / gpus_per_node
 
 
 # --- dragonfly and torus (§3.5) --------------------------------------------------------------
 
+@calculator(returns="", p=whole(doc="host ports per router"), a=whole(doc="routers per group"),
+            h=whole(doc="global ports per router"))
 def dragonfly_hosts(p, a, h):
     """Largest dragonfly of routers with p host ports, a routers per group and h global ports each:
     a p (a h + 1) hosts in a h + 1 groups (Kim et al. 2008, cited at line 2764; the chapter gives
     no sizing formula)."""
-    pp, aa, hh = count("p", p), count("a", a), count("h", h)
-    return out(aa * pp * (aa * hh + 1.0), "")
+    return a * p * (a * h + 1.0)
 
 
+@calculator(returns="", fraction=fraction(open_low=True, doc="share of the needed bandwidth available"))
 def slowdown_from_fraction(fraction):
     """Slowdown of traffic limited to a fraction of the bandwidth it needs: 1 / fraction
     (Vol. 2 Ch. 3 §3.5, line 2845: global links at 25-50 % -> 2-4x)."""
-    f = magnitude("fraction", fraction, "", gt=0, le=1)
-    return out(1.0 / f, "")
+    return 1.0 / fraction
 
 
-def _dims(dims):
-    d = np.atleast_1d(count("dims", dims, ge=2))
+_DIMS = whole(ge=2, doc="side lengths, one per dimension, e.g. (16, 16, 16)")
+
+
+def _sides(dims):
+    """The side lengths as a 1-D array, or InputError for a nested list."""
+    d = np.atleast_1d(dims)
     if d.ndim != 1:
         raise InputError(f"dims must be a list of side lengths, e.g. (16, 16, 16); got {dims}")
     return d
 
 
+@calculator(returns="", dims=_DIMS)
 def torus_nodes(dims):
     """Nodes of a torus with side lengths dims: the product (e.g. 16 x 16 x 16 = 4,096)."""
-    return out(float(np.prod(_dims(dims))), "")
+    return float(np.prod(_sides(dims)))
 
 
+@calculator(returns="", dims=_DIMS)
 def torus_diameter(dims):
     """Hops between the farthest two nodes of a torus (wrap-around links): sum of floor(k_i / 2);
     grows as N^(1/3) in 3-D (Vol. 2 Ch. 3 §3.5, line 2847)."""
-    return out(float(np.sum(np.floor(_dims(dims) / 2.0))), "")
+    return float(np.sum(np.floor(_sides(dims) / 2.0)))
 
 
+@calculator(returns="", dims=_DIMS)
 def torus_bisection_links(dims):
     """Links cut when a torus is halved across its longest side: 2 N / k_max (the factor 2 is the
     wrap-around); N^(2/3) scaling in 3-D (Vol. 2 Ch. 3 §3.5, line 2849). Needs an even k_max."""
-    d = _dims(dims)
+    d = _sides(dims)
     kmax = d.max()
     if kmax % 2:
-        raise InputError(f"the longest side must be even to halve the torus; got dims {tuple(int(x) for x in d)}")
-    return out(2.0 * np.prod(d) / kmax, "")
+        raise InputError(f"the longest side of dims must be even to halve the torus; got dims {tuple(int(x) for x in d)}")
+    return 2.0 * torus_nodes.kernel(d) / kmax
 
 
+@calculator(returns="", ndim=whole(doc="dimensions of the torus"))
 def torus_neighbors(ndim):
     """Direct neighbours of a node in an ndim-dimensional torus: 2 ndim (6 in 3-D, line 2847)."""
-    n = count("ndim", ndim)
-    return out(2.0 * n, "")
+    return 2.0 * ndim
 
 
 # --- incast and PFC (§3.6) -------------------------------------------------------------------
 
+@calculator(returns="", senders=whole(), sender_rate=qty("byte/s", gt=0), port_rate=qty("byte/s", gt=0))
 def incast_overload(senders, sender_rate, port_rate):
     """Offered load over capacity at an incast port: senders x sender_rate / port_rate
     (Vol. 2 Ch. 3 §3.6, Fig. 3.11, line 2913: 256 x 50 GB/s over 50 GB/s = 256x)."""
-    n = count("senders", senders)
-    s = magnitude("sender_rate", sender_rate, "byte/s", gt=0)
-    p = magnitude("port_rate", port_rate, "byte/s", gt=0)
-    return out(n * s / p, "")
+    return senders * sender_rate / port_rate
 
 
+@calculator(returns="s", buffer=qty("byte", gt=0), senders=whole(), sender_rate=qty("byte/s", gt=0),
+            port_rate=qty("byte/s", gt=0, doc="< senders x sender_rate"))
 def buffer_fill_time(buffer, senders, sender_rate, port_rate):
     """Time for an incast to fill a switch buffer: buffer / (senders x sender_rate - port_rate)
     (follows from Fig. 3.11, line 2913; needs offered load above the port rate)."""
-    b = magnitude("buffer", buffer, "byte", gt=0)
-    n = count("senders", senders)
-    s = magnitude("sender_rate", sender_rate, "byte/s", gt=0)
-    p = magnitude("port_rate", port_rate, "byte/s", gt=0)
-    excess = n * s - p
+    excess = senders * sender_rate - port_rate
     if np.any(excess <= 0):
-        raise InputError("senders x sender_rate must exceed port_rate, or the buffer never fills")
-    return out(b / excess, "s")
+        raise InputError("senders x sender_rate must exceed port_rate, or the buffer never fills; "
+                         f"got {np.min(senders * sender_rate):g} byte/s against {np.max(port_rate):g} byte/s")
+    return links.transfer_time.kernel(buffer, excess)
 
 
+@calculator(returns="", gpus=whole(), link_tiers=whole(doc="link tiers per GPU"),
+            per_link=whole(doc="transceivers per link"))
 def transceivers(gpus, link_tiers=3, per_link=2):
     """Transceivers exposed in a fabric: gpus x link tiers x per-link ends
     (Vol. 2 Ch. 3 §3.6, line 2935: 4,096 x 3 = 12,288 links = 24,576 transceivers)."""
-    n = count("gpus", gpus)
-    t = count("link_tiers", link_tiers)
-    e = count("per_link", per_link)
-    return out(n * t * e, "")
+    return gpus * link_tiers * per_link
 
 
-def _daily_mtbf(p_daily):
-    p = magnitude("p_daily", p_daily, "", gt=0, lt=1)
-    return Q_(1.0 / -np.log1p(-p), "day")
+_P_DAILY = num(gt=0, lt=1, doc="probability per device per day")
 
 
-def pfc_storm_probability(p_daily, n_devices, window=Q_(1, "day")):
+def _mtbf_of_n_days(p_daily, n_devices):
+    """MTBF (days) of the first of n devices, each failing with probability p per day:
+    1 / (n x -ln(1 - p)), via :func:`fleetcalc.physics.reliability.mtbf_of_n`."""
+    return reliability.mtbf_of_n(Q_(1.0 / -np.log1p(-p_daily), "day"), n_devices).m_as("day")
+
+
+@calculator(returns="", p_daily=_P_DAILY, n_devices=whole(), window=qty("day", ge=0))
+def pfc_storm_probability(p_daily, n_devices, window=1.0):
     """P(at least one of n devices fails in ``window``) = 1 - (1 - p)^(n x days), p per device per
     day, independent devices (Vol. 2 Ch. 3 §3.6, lines 2939-2943: p = 0.001 %, n = 24,576 -> 21.8 %).
     Computed with :func:`fleetcalc.physics.reliability.mtbf_of_n` and ``failure_probability``."""
-    n = count("n_devices", n_devices)
-    mtbf_n = reliability.mtbf_of_n(_daily_mtbf(p_daily), n)
-    return reliability.failure_probability(window, mtbf_n)
+    return reliability.failure_probability(Q_(window, "day"), Q_(_mtbf_of_n_days(p_daily, n_devices), "day")).m_as("")
 
 
-def max_device_probability(P_target, n_devices, window=Q_(1, "day")):
+@calculator(returns="", P_target=num(gt=0, lt=1, doc="acceptable P(at least one failure)"), n_devices=whole(),
+            window=qty("day", gt=0))
+def max_device_probability(P_target, n_devices, window=1.0):
     """Largest per-device daily probability p that keeps P(at least one of n in ``window``) <=
     P_target: p = 1 - (1 - P_target)^(1 / (n x days)) (inverts :func:`pfc_storm_probability`)."""
-    P = magnitude("P_target", P_target, "", gt=0, lt=1)
-    n = count("n_devices", n_devices)
-    d = magnitude("window", window, "day", gt=0)
-    return out(-np.expm1(np.log1p(-P) / (n * d)), "")
+    return -np.expm1(np.log1p(-P_target) / (n_devices * window))
 
 
-def expected_storms(p_daily, n_devices, window=Q_(1, "day")):
+@calculator(returns="", p_daily=_P_DAILY, n_devices=whole(), window=qty("day", ge=0))
+def expected_storms(p_daily, n_devices, window=1.0):
     """Expected storm-triggering failures in ``window``: window / MTBF_n = n x -ln(1 - p) per day
     (the Poisson rate behind :func:`pfc_storm_probability`)."""
-    n = count("n_devices", n_devices)
-    w = magnitude("window", window, "day", ge=0)
-    mtbf_n = reliability.mtbf_of_n(_daily_mtbf(p_daily), n).to("day").magnitude
-    return out(w / mtbf_n, "")
+    return window / _mtbf_of_n_days(p_daily, n_devices)
 
 
 # --- ECMP hash collisions (§3.6) -------------------------------------------------------------
@@ -380,51 +370,45 @@ def _max_load_cdf_cached(flows: int, paths: int) -> np.ndarray:
     return np.clip(cdf, 0.0, 1.0)
 
 
-def _scalar(name, value):
-    if np.ndim(getattr(value, "magnitude", value)) != 0:
+def _one(name, value):
+    """A scalar argument as an int, or InputError (the exact calculation is not vectorised)."""
+    if np.ndim(value) != 0:
         raise InputError(f"{name} must be one number (the exact ECMP calculation is not vectorised); got {value!r}")
-    return value
+    return int(value)
 
 
-def _ecmp_args(flows, paths):
-    f = int(count("flows", _scalar("flows", flows)))
-    p = int(count("paths", _scalar("paths", paths)))
-    if f > _MAX_FLOWS:
-        raise InputError(f"flows must be <= {_MAX_FLOWS} for the exact calculation; got {flows}")
-    if p > 64:
-        raise InputError(f"paths must be <= 64 for the exact calculation; got {paths}")
-    return f, p
+_FLOWS = whole(le=_MAX_FLOWS, doc="equal elephant flows; at most 256 for the exact calculation")
+_PATHS = whole(le=64, doc="equal-cost paths; at most 64 for the exact calculation")
 
 
+@calculator(returns="", flows=_FLOWS, paths=_PATHS)
 def ecmp_max_load_cdf(flows, paths):
     """P(busiest path carries <= c flows) for c = 0..flows, when ``flows`` equal elephant flows are
     hashed uniformly at random onto ``paths`` equal-cost paths (static ECMP, Vol. 2 Ch. 3 §3.6,
     line 2957; the text names the effect but gives no odds). Exact, not simulated."""
-    f, p = _ecmp_args(flows, paths)
-    return out(_max_load_cdf(f, p), "")
+    return _max_load_cdf(_one("flows", flows), _one("paths", paths))
 
 
+@calculator(returns="", flows=_FLOWS, paths=_PATHS, load=whole(ge=0, doc="flows on one path"))
 def ecmp_collision_probability(flows, paths, load):
     """P(some path carries >= ``load`` flows) under static hashing (line 2957's "one link with
     4 flows" for 8 flows on 4 paths)."""
-    f, p = _ecmp_args(flows, paths)
-    c = int(count("load", _scalar("load", load), ge=0))
+    f, p, c = _one("flows", flows), _one("paths", paths), _one("load", load)
     if c == 0:
-        return out(1.0, "")
+        return 1.0
     if c > f:
-        return out(0.0, "")
-    return out(1.0 - _max_load_cdf(f, p)[c - 1], "")
+        return 0.0
+    return 1.0 - _max_load_cdf(f, p)[c - 1]
 
 
+@calculator(returns="", flows=_FLOWS, paths=_PATHS)
 def ecmp_expected_max_load(flows, paths):
     """E[flows on the busiest path] = sum_c P(max > c)."""
-    f, p = _ecmp_args(flows, paths)
-    return out(float(np.sum(1.0 - _max_load_cdf(f, p))), "")
+    return float(np.sum(1.0 - ecmp_max_load_cdf.kernel(flows, paths)))
 
 
+@calculator(returns="", flows=_FLOWS, paths=_PATHS)
 def ecmp_expected_slowdown(flows, paths):
     """E[max load] / ceil(flows / paths): how much longer the synchronous step's last flow takes
     than with perfect balance (line 2957: a 4-flow link vs the ideal 2 doubles the time)."""
-    f, p = _ecmp_args(flows, paths)
-    ideal = np.ceil(f / p)
-    return out(float(np.sum(1.0 - _max_load_cdf(f, p))) / ideal, "")
+    return ecmp_expected_max_load.kernel(flows, paths) / np.ceil(_one("flows", flows) / _one("paths", paths))

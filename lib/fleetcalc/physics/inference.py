@@ -6,7 +6,7 @@ One decode step (one new token for each of ``B`` sequences) reads every weight o
 sequence, its KV cache; it does 2 FLOP per parameter per sequence. With compute and memory
 overlapped (the roofline's assumption, :func:`fleetcalc.physics.roofline.time_lower_bound`)::
 
-    Q = W + B x ctx x kv_per_token          (bytes read per step)
+    Q = W + B x ctx x kv_per_token          (bytes read per step; W = N s, memory.weights_memory)
     F = 2 N B                               (FLOP per step)
     t_step >= max(F / R_peak, Q / beta_mem)  on ``devices`` that split both evenly
 
@@ -19,128 +19,117 @@ from __future__ import annotations
 
 import numpy as np
 
+from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
+from fleetcalc.core.validate import out
 from fleetcalc.physics import memory, roofline
-from fleetcalc.core.validate import InputError, count, magnitude, out
 
 __all__ = [
-    "weight_bytes", "decode_flops", "kv_bytes_per_token", "decode_step_bytes", "token_latency_floor",
+    "decode_flops", "kv_bytes_per_token", "decode_step_bytes", "token_latency_floor",
     "compute_time", "decode_step", "memory_boundness", "utilisation", "batch_for_utilisation",
     "devices_to_hold",
 ]
 
+_S = qty("byte", gt=0, doc="bytes per weight (Q_(4, 'bit') for INT4)")
+_B = whole(doc="sequences decoded together")
+_CTX = num(ge=0, doc="tokens already in each sequence's KV cache")
+_KV = qty("byte", ge=0, doc="KV-cache bytes per token of context; None = no KV traffic")
+_DEVICES = whole(doc="devices that split the work evenly")
+_R_PEAK = roofline.ridge_point.params["R_peak"]
+_BETA_MEM = roofline.ridge_point.params["beta_mem"]
 
-def weight_bytes(N, s):
-    """W = N x s: bytes of weights (175e9 x 2 byte = 350 GB, line 1410; 70.6e9 x 2 = 141.2 GB)."""
-    memory._params("N", N)                      # own names before delegating
-    magnitude("s", s, "byte", gt=0)
-    return memory.weights_memory(N, s)
 
-
+@calculator(returns="FLOP", N=num(gt=0, doc="model parameters"), B=_B)
 def decode_flops(N, B=1):
     """F = 2 N B per decode step (line 1532: 2 x 70e9 = 1.4e11 FLOP per token at B = 1)."""
-    n = magnitude("N", N, "", gt=0)
-    b = count("B", B)
-    return out(2.0 * n * b, "FLOP")
+    return 2.0 * N * B
 
 
+@calculator(returns="kB", layers=whole(doc="transformer layers"), kv_heads=whole(doc="key/value heads"),
+            head_dim=whole(doc="dimension per head"), s=qty("byte", gt=0, doc="bytes per cached value"))
 def kv_bytes_per_token(layers, kv_heads, head_dim, s):
     """KV cache per token of context: 2 (K and V) x layers x kv_heads x head_dim x s (bytes).
     Not printed in this span; the standard transformer count, used by the panels' KV knob."""
-    l, h, d = count("layers", layers), count("kv_heads", kv_heads), count("head_dim", head_dim)
-    b = magnitude("s", s, "byte", gt=0)
-    return out(2.0 * l * h * d * b, "byte").to("kB")
+    return 2.0 * layers * kv_heads * head_dim * s / 1e3  # byte -> kB
 
 
+@calculator(returns="GB", W=qty("byte", gt=0, doc="weight bytes"), B=_B, ctx=_CTX, kv_per_token=_KV)
 def decode_step_bytes(W, B=1, ctx=0, kv_per_token=None):
     """Q = W + B x ctx x kv_per_token: bytes one decode step reads (weights once, KV per sequence)."""
-    w = magnitude("W", W, "byte", gt=0)
-    b = count("B", B)
-    c = magnitude("ctx", ctx, "", ge=0)
-    k = 0.0 if kv_per_token is None else magnitude("kv_per_token", kv_per_token, "byte", ge=0)
-    return out(w + b * c * k, "byte").to("GB")
+    kv = 0.0 if kv_per_token is None else kv_per_token
+    return (W + B * ctx * kv) / 1e9  # byte -> GB
 
 
+@calculator(returns="ms", Q=qty("byte", gt=0, doc="bytes read per step"), beta_mem=_BETA_MEM, devices=_DEVICES)
 def token_latency_floor(Q, beta_mem, devices=1):
     """t >= Q / (devices x beta_mem): the bandwidth floor on one decode step (ms), lines 1516,
     1520, 1535 (141.2 GB / 3.35 TB/s = 42.1 ms). ``devices`` split the bytes evenly."""
-    magnitude("Q", Q, "byte", gt=0)             # own names before delegating
-    magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    n = count("devices", devices)
-    return memory.decode_time_floor(Q / n, beta_mem).to("ms")
+    return memory.decode_time_floor.kernel(Q / devices, beta_mem)
 
 
+@calculator(returns="ms", F=qty("FLOP", ge=0, doc="operations per step"), R_peak=_R_PEAK, devices=_DEVICES)
 def compute_time(F, R_peak, devices=1):
     """t >= F / (devices x R_peak) (ms), line 1532 (1.4e11 FLOP / 989 TFLOP/s = 0.14 ms)."""
-    f = magnitude("F", F, "FLOP", ge=0)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    n = count("devices", devices)
-    return out(f / (n * r) * 1e3, "ms")
+    return F / (devices * R_peak) * 1e3  # s -> ms
 
 
+@calculator(returns="", t_compute=qty("s", ge=0, doc="compute time of a step"),
+            t_memory=qty("s", gt=0, doc="memory time of a step"))
 def memory_boundness(t_compute, t_memory):
     """Share of a step the arithmetic units wait for memory, with the two overlapped:
     max(0, 1 - t_compute / t_memory) (line 1551: 99.7 % for 70B on the H100).
     (The serial reading t_m / (t_c + t_m) differs by under 0.01 % when t_c << t_m.)"""
-    c = magnitude("t_compute", t_compute, "s", ge=0)
-    m = magnitude("t_memory", t_memory, "s", gt=0)
-    return out(np.maximum(0.0, 1.0 - c / m), "")
+    return np.maximum(0.0, 1.0 - t_compute / t_memory)
 
 
+@calculator(returns="", I=roofline.attainable_rate.params["I"], R_peak=_R_PEAK, beta_mem=_BETA_MEM)
 def utilisation(I, R_peak, beta_mem):
     """Attainable / peak = min(1, I x beta_mem / R_peak) (Eq. 2.1 divided by R_peak; line 1643:
     1 FLOP/byte on the H100 gives 0.34 %)."""
-    r = roofline.attainable_rate(I, R_peak, beta_mem)
-    return out(r.magnitude / magnitude("R_peak", R_peak, "FLOP/s", gt=0), "")
+    return roofline.attainable_rate.kernel(I, R_peak, beta_mem) / R_peak
 
 
+@calculator(returns=None, u=fraction(open_low=True, doc="target utilisation"), R_peak=_R_PEAK,
+            beta_mem=_BETA_MEM, s=_S)
 def batch_for_utilisation(u, R_peak, beta_mem, s):
     """Least whole B with utilisation >= u when weights dominate the traffic (I = 2B/s, Eq. 28.5):
     B >= u x I_ridge x s / 2."""
-    uu = magnitude("u", u, "", gt=0, le=1)
-    ridge = roofline.ridge_point(R_peak, beta_mem).magnitude
-    b = magnitude("s", s, "byte", gt=0)
-    need = uu * ridge * b / 2.0
+    need = u * roofline.ridge_point.kernel(R_peak, beta_mem) * s / 2.0
     c = np.ceil(need - 1e-9 * np.maximum(need, 1.0))
     c = np.maximum(c, 1)
     return int(c) if np.ndim(c) == 0 else c.astype(int)
 
 
+@calculator(returns=None, size=qty("byte", ge=0, doc="bytes to hold"),
+            capacity=qty("byte", gt=0, doc="memory per device"))
 def devices_to_hold(size, capacity):
     """Least whole devices whose memory holds ``size``: ceil(size / capacity) (lines 1512, 1826:
     350 GB on 80 GB H100s needs 5)."""
-    magnitude("size", size, "byte", ge=0)        # own names before delegating
-    magnitude("capacity", capacity, "byte", gt=0)
-    k = np.maximum(memory.units_needed(size, capacity).magnitude, 1)
+    k = np.maximum(memory.units_needed.kernel(size, capacity), 1)
     return int(k) if np.ndim(k) == 0 else np.asarray(k).astype(int)
 
 
+@calculator(returns=None, N=num(gt=0, doc="model parameters"), s=_S, B=_B, R_peak=_R_PEAK, beta_mem=_BETA_MEM,
+            ctx=_CTX, kv_per_token=_KV, devices=_DEVICES)
 def decode_step(N, s, B, R_peak, beta_mem, ctx=0, kv_per_token=None, devices=1) -> dict:
     """Everything about one decode step (see the module docstring): W, Q, F, I, t_compute,
     t_memory, t_step (the max), tokens/s for the batch, bound, memory-boundness and utilisation.
 
-    The inputs are validated once and the formulas above (the same as :func:`weight_bytes`,
-    :func:`decode_step_bytes`, :func:`decode_flops`, :func:`compute_time` and
-    :func:`token_latency_floor`; tests assert they agree) are evaluated on the checked numbers,
-    so a panel can sweep a whole batch grid in one call."""
-    n = magnitude("N", N, "", gt=0)
-    sb = magnitude("s", s, "byte", gt=0)
-    b = count("B", B)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    bw = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    c = magnitude("ctx", ctx, "", ge=0)
-    k = 0.0 if kv_per_token is None else magnitude("kv_per_token", kv_per_token, "byte", ge=0)
-    d = count("devices", devices)
-    W = n * sb + 0.0 * b
-    Q = W + b * c * k
-    F = 2.0 * n * b
-    t_c = F / (d * r)
-    t_m = Q / (d * bw)
-    t = np.maximum(t_c, t_m)
+    The inputs are validated once and the kernels of :func:`fleetcalc.physics.memory.weights_memory`,
+    :func:`decode_step_bytes`, :func:`decode_flops`, :func:`compute_time`,
+    :func:`token_latency_floor` and the roofline's time bound are evaluated on the checked
+    numbers, so a panel can sweep a whole batch grid in one call."""
+    W = memory.weights_memory.kernel(N, s) + 0.0 * B                                    # GB
+    Q = decode_step_bytes.kernel(W * 1e9, B, ctx, kv_per_token)                 # GB
+    F = decode_flops.kernel(N, B)                                               # FLOP
+    I = roofline.arithmetic_intensity.kernel(F, Q * 1e9)                        # FLOP/byte
+    t_c = compute_time.kernel(F, R_peak, devices)                               # ms
+    t_m = token_latency_floor.kernel(Q * 1e9, beta_mem, devices)                # ms
+    t = roofline.time_lower_bound.kernel(F, Q * 1e9, devices * R_peak, devices * beta_mem) * 1e3  # ms
     return {
-        "W": out(W / 1e9, "GB"), "Q": out(Q / 1e9, "GB"), "F": out(F, "FLOP"), "I": out(F / Q, "FLOP/byte"),
-        "t_compute": out(t_c * 1e3, "ms"), "t_memory": out(t_m * 1e3, "ms"), "t_step": out(t * 1e3, "ms"),
-        "tokens_per_s": out(b / t, "token/s"),
+        "W": out(W, "GB"), "Q": out(Q, "GB"), "F": out(F, "FLOP"), "I": out(I, "FLOP/byte"),
+        "t_compute": out(t_c, "ms"), "t_memory": out(t_m, "ms"), "t_step": out(t, "ms"),
+        "tokens_per_s": out(B / t * 1e3, "token/s"),
         "bound": "memory-bound" if np.all(t_m >= t_c) else ("compute-bound" if np.all(t_c > t_m) else "mixed"),
-        "memory_boundness": out(np.maximum(0.0, 1.0 - t_c / t_m), ""),
-        "utilisation": out(t_c / t, ""),
+        "memory_boundness": out(memory_boundness.kernel(t_c, t_m), ""),
+        "utilisation": out(utilisation.kernel(I, R_peak, beta_mem), ""),
     }

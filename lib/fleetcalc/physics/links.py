@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import calculator, num, qty, whole
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.validate import InputError
 
 __all__ = [
     "one_way", "bandwidth_ratio", "bits_per_symbol", "line_rate", "symbol_rate_needed",
@@ -23,6 +23,8 @@ __all__ = [
     "max_reach", "links_power", "links_cost", "power_share", "transfer_time",
     "go_back_n_resend", "latency_speedup",
 ]
+
+_LEVELS = whole(ge=2, doc="voltage levels: NRZ 2, PAM4 4")
 
 
 @calculator(returns="byte/s", both_ways=qty("byte/s", gt=0, doc="both directions summed"))
@@ -32,49 +34,47 @@ def one_way(both_ways):
     return both_ways / 2.0
 
 
+@calculator(returns="", fast=qty("byte/s", gt=0), slow=qty("byte/s", gt=0))
 def bandwidth_ratio(fast, slow):
     """How many times less bandwidth the slow tier gives: fast / slow (Vol. 2 Ch. 3 §3.1, the
     'bandwidth cliff', line 2535). Compare like with like: both one-way or both both-ways."""
-    f = magnitude("fast", fast, "byte/s", gt=0)
-    s = magnitude("slow", slow, "byte/s", gt=0)
-    return out(f / s, "")
+    return fast / slow
 
 
+@calculator(returns="", levels=_LEVELS)
 def bits_per_symbol(levels):
     """log2(levels) bits per symbol: NRZ 1, PAM4 2 (Vol. 2 Ch. 3 §3.3, line 2601)."""
-    lv = count("levels", levels, ge=2)
-    return out(np.log2(lv), "")
+    return np.log2(levels)
 
 
 @calculator(returns="bit/s", baud=qty("1/s", gt=0, doc="symbol rate per lane"),
-            levels=whole(ge=2, doc="voltage levels: NRZ 2, PAM4 4"), lanes=whole(doc="SerDes lanes"))
+            levels=_LEVELS, lanes=whole(doc="SerDes lanes"))
 def line_rate(baud, levels, lanes=1):
     """Raw line rate = lanes x baud x log2(levels) (bit/s), before FEC and encoding
     (Vol. 2 Ch. 3 §3.3: PAM4 doubles the rate at the same symbol rate, line 2601)."""
-    return lanes * baud * np.log2(levels)
+    return lanes * baud * bits_per_symbol.kernel(levels)
 
 
+@calculator(returns="1/s", rate=qty("bit/s", gt=0, doc="line rate to carry"), levels=_LEVELS,
+            lanes=whole(doc="SerDes lanes"))
 def symbol_rate_needed(rate, levels, lanes=1):
     """Symbol rate per lane to carry ``rate``: rate / (lanes log2(levels)) (1/s = baud)
     (Vol. 2 Ch. 3 §3.3, line 2607: the symbol rate, not the bit rate, is what the medium caps)."""
-    r = magnitude("rate", rate, "bit/s", gt=0)
-    lv = count("levels", levels, ge=2)
-    ln = count("lanes", lanes)
-    return out(r / (ln * np.log2(lv)), "1/s")
+    return rate / (lanes * bits_per_symbol.kernel(levels))
 
 
+@calculator(returns="", levels=_LEVELS)
 def eye_gap_ratio(levels):
     """Gap between adjacent levels relative to NRZ at the same swing: 1 / (levels - 1)
     (Vol. 2 Ch. 3 §3.3, line 2609: PAM4's gap shrinks by a factor of three)."""
-    lv = count("levels", levels, ge=2)
-    return out(1.0 / (lv - 1), "")
+    return 1.0 / (levels - 1.0)
 
 
+@calculator(returns="", levels=_LEVELS)
 def eye_penalty_db(levels):
     """Noise-margin cost of the smaller eye vs NRZ: 20 log10(levels - 1) dB (amplitude ratio;
     follows from line 2609's factor of three: 9.54 dB for PAM4). A plain number in dB."""
-    lv = count("levels", levels, ge=2)
-    return out(20.0 * np.log10(lv - 1.0), "")
+    return 20.0 * np.log10(1.0 / eye_gap_ratio.kernel(levels))
 
 
 @calculator(returns="", n=whole(doc="code word symbols"), k=whole(doc="data symbols, k <= n"))
@@ -82,59 +82,53 @@ def fec_overhead(n, k):
     """Extra bits a Reed-Solomon RS(n, k) code adds: n / k - 1 (RS(544,514): 5.84 %)
     (Vol. 2 Ch. 3 §3.3, lines 2603/2609 name the code; the overhead follows from it)."""
     if np.any(k > n):
-        raise InputError(f"k must be <= n for an RS(n, k) code; got n={n:g}, k={k:g}")
+        raise InputError(f"k must be <= n for an RS(n, k) code; got n={np.min(n):g}, k={np.max(k):g}")
     return n / k - 1.0
 
 
+@calculator(returns="s", per_hop=qty("s", ge=0, doc="FEC time per hop"), hops=whole(ge=0))
 def fec_path_latency(per_hop, hops):
     """FEC latency floor of a path: hops x per-hop FEC time (Vol. 2 Ch. 3 §3.3, line 2609:
     3 hops x 100-200 ns = 300-600 ns one way, 6 hops = 600-1200 ns there and back)."""
-    t = magnitude("per_hop", per_hop, "s", ge=0)
-    h = count("hops", hops, ge=0)
-    return out(h * t, "s")
+    return hops * per_hop
 
 
+@calculator(returns="", budget_db=num(gt=0, doc="dB"), cable_loss_db=num(ge=0, doc="dB"),
+            connector_loss_db=num(ge=0, doc="dB"))
 def link_margin(budget_db, cable_loss_db, connector_loss_db=0.0):
     """Margin left = budget - cable loss - connector loss, all in dB
     (Vol. 2 Ch. 3 §3.3, line 2631: 30 - 18 - 2 = 10 dB)."""
-    b = magnitude("budget_db", budget_db, "", gt=0)
-    c = magnitude("cable_loss_db", cable_loss_db, "", ge=0)
-    k = magnitude("connector_loss_db", connector_loss_db, "", ge=0)
-    return out(b - c - k, "")
+    return budget_db - cable_loss_db - connector_loss_db
 
 
+@calculator(returns="m", budget_db=num(gt=0, doc="dB"), loss_per_m_db=num(gt=0, doc="dB per metre"),
+            connector_loss_db=num(ge=0, doc="dB"), min_margin_db=num(ge=0, doc="dB"))
 def max_reach(budget_db, loss_per_m_db, connector_loss_db=0.0, min_margin_db=0.0):
     """Longest cable that keeps ``min_margin_db``: (budget - connectors - margin) / loss per metre
     (Vol. 2 Ch. 3 §3.3, line 2631: higher lane rates raise the loss per metre, so reach shrinks)."""
-    b = magnitude("budget_db", budget_db, "", gt=0)
-    l = magnitude("loss_per_m_db", loss_per_m_db, "", gt=0)
-    k = magnitude("connector_loss_db", connector_loss_db, "", ge=0)
-    m = magnitude("min_margin_db", min_margin_db, "", ge=0)
-    avail = b - k - m
+    avail = budget_db - connector_loss_db - min_margin_db
     if np.any(avail < 0):
-        raise InputError(f"connector loss + margin ({np.max(k + m):g} dB) exceeds the budget ({np.min(b):g} dB)")
-    return out(avail / l, "m")
+        raise InputError(f"connector_loss_db + min_margin_db ({np.max(connector_loss_db + min_margin_db):g} dB) "
+                         f"exceeds the budget ({np.min(budget_db):g} dB)")
+    return avail / loss_per_m_db
 
 
+@calculator(returns="W", n_links=whole(ge=0), power_per_link=qty("W", ge=0))
 def links_power(n_links, power_per_link):
     """Continuous power of n links: n x P_link (Vol. 2 Ch. 3 §3.3, lines 2625, 2629)."""
-    n = count("n_links", n_links, ge=0)
-    p = magnitude("power_per_link", power_per_link, "W", ge=0)
-    return out(n * p, "W")
+    return n_links * power_per_link
 
 
+@calculator(returns="cu", n_links=whole(ge=0), cost_per_link=qty("cu", ge=0))
 def links_cost(n_links, cost_per_link):
     """Capital cost of n links: n x cost per link (Vol. 2 Ch. 3 §3.3, line 2625)."""
-    n = count("n_links", n_links, ge=0)
-    c = magnitude("cost_per_link", cost_per_link, "cu", ge=0)
-    return out(n * c, "cu")
+    return n_links * cost_per_link
 
 
+@calculator(returns="", part=qty("W", ge=0), whole=qty("W", gt=0))
 def power_share(part, whole):
     """Fraction of a power budget: part / whole (Vol. 2 Ch. 3 §3.3, line 2629's 10.5 %)."""
-    p = magnitude("part", part, "W", ge=0)
-    w = magnitude("whole", whole, "W", gt=0)
-    return out(p / w, "")
+    return part / whole
 
 
 @calculator(returns="s", size=qty("byte", ge=0), bandwidth=qty("byte/s", gt=0))
@@ -145,18 +139,17 @@ def transfer_time(size, bandwidth):
     return size / bandwidth
 
 
+@calculator(returns="byte", message=qty("byte", gt=0), delivered=qty("byte", ge=0, doc="<= message"))
 def go_back_n_resend(message, delivered):
     """Bytes Go-Back-N resends after one loss: everything from the lost packet on,
     message - delivered (Vol. 2 Ch. 3 §3.4, line 2674: 1 GB message, loss at 900 MB -> 100 MB)."""
-    m = magnitude("message", message, "byte", gt=0)
-    d = magnitude("delivered", delivered, "byte", ge=0)
-    if np.any(d > m):
-        raise InputError(f"delivered must be <= message ({message}); got {delivered}")
-    return out(m - d, "byte")
+    if np.any(delivered > message):
+        raise InputError(f"delivered must be <= message ({np.min(message):g} byte); "
+                         f"got {np.max(delivered):g} byte")
+    return message - delivered
 
 
+@calculator(returns="", before=qty("s", gt=0), after=qty("s", gt=0))
 def latency_speedup(before, after):
     """How many times shorter a latency got: before / after (Vol. 2 Ch. 3 §3.4, line 2641)."""
-    b = magnitude("before", before, "s", gt=0)
-    a = magnitude("after", after, "s", gt=0)
-    return out(b / a, "")
+    return before / after

@@ -15,6 +15,7 @@ import numpy as np
 
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import count
+from fleetcalc.physics.roofline import matmul_flops
 
 __all__ = ["triad_bandwidth", "matmul_rate", "matmul_sweep", "gpu_available", "gpu_matmul_rate",
            "gpu_copy_bandwidth"]
@@ -51,14 +52,15 @@ def triad_bandwidth(n=4_000_000, repeats=5):
 
 
 def matmul_rate(n=512, repeats=3, dtype=np.float32):
-    """2 n^3 FLOP / best time for an n x n matmul in numpy (BLAS). Returns FLOP/s as a Quantity."""
+    """2 n^3 FLOP (Eq. 28.4 with B = d = n) / best time for an n x n matmul in numpy (BLAS).
+    Returns FLOP/s as a Quantity."""
     nn = int(count("n", n))
     rng = np.random.default_rng(0)
     A = rng.standard_normal((nn, nn)).astype(dtype)
     B = rng.standard_normal((nn, nn)).astype(dtype)
     A @ B
     t = _best(lambda: A @ B, int(count("repeats", repeats)))
-    return Q_(2.0 * nn**3 / t, "FLOP/s").to("GFLOP/s")
+    return Q_(matmul_flops.kernel(nn, nn, nn) / t, "FLOP/s").to("GFLOP/s")
 
 
 def matmul_sweep(sizes=(64, 128, 256, 512), repeats=3, dtype=np.float32):
@@ -98,7 +100,7 @@ def gpu_matmul_rate(n=4096, repeats=5, dtype="bfloat16"):
         end.record()
         torch.cuda.synchronize()
         best = min(best, start.elapsed_time(end) / 1e3)
-    return Q_(2.0 * n**3 / best, "FLOP/s").to("TFLOP/s")
+    return Q_(matmul_flops.kernel(n, n, n) / best, "FLOP/s").to("TFLOP/s")
 
 
 def gpu_copy_bandwidth(n_bytes=1 << 30, repeats=5):

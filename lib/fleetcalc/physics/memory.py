@@ -15,24 +15,19 @@ Sizes are decimal: the book's "350 GB" is 175e9 x 2 byte = 350e9 byte.
 """
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
 
 import numpy as np
 
-from fleetcalc.core.units import Q_, Quantity, ureg
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.calculator import Param, calculator, choice, qty, whole
+from fleetcalc.core.units import Quantity
+from fleetcalc.core.validate import magnitude
 
 __all__ = [
     "PRECISION_BYTES", "OPTIMIZER_BYTES", "weights_memory", "gradient_memory", "optimizer_memory",
     "training_state", "activation_memory", "recompute_flops_overhead", "per_gpu_budget",
     "units_needed", "decode_time_floor", "headroom",
 ]
-
-
-@functools.lru_cache(maxsize=None)
-def _u(name):
-    """A parsed unit, cached: pint re-parses prefixed unit strings ("GB", "kW") on every call."""
-    return ureg.Unit(name)
 
 #: Bytes per value of common precisions (labels for dropdowns).
 PRECISION_BYTES = {"FP32": 4.0, "FP16 / BF16": 2.0, "FP8 / INT8": 1.0, "INT4": 0.5}
@@ -47,46 +42,65 @@ OPTIMIZER_BYTES = {
 
 
 def _params(name, P):
+    """A parameter count, > 0: a plain number or a Quantity in ``param``."""
     if isinstance(P, Quantity):
         return magnitude(name, P, "param", gt=0)
     return magnitude(name, P, "", gt=0)
 
 
+@dataclass(frozen=True)
+class _ParameterCount(Param):
+    """A number of model parameters, > 0: a plain number (175e9) or a Quantity in ``param``."""
+
+    def check(self, name, value):
+        return _params(name, value)
+
+
+#: The declaration of a parameter count, shared with :mod:`fleetcalc.physics.inference`.
+PARAMETER_COUNT = _ParameterCount("number", gt=0, doc="model parameters (a number, or a Quantity in param)")
+_RECOMPUTE = ("none", "selective", "full")
+_GB = 1e9  # byte per GB: the memory calculators report GB
+
+
+@calculator(returns="GB", P=PARAMETER_COUNT, s_w=qty("byte", gt=0, doc="bytes per weight"))
 def weights_memory(P, s_w):
     """Weight bytes = P x s_w (Table 2.10: 175e9 x 2 B = 350 GB)."""
-    p = _params("P", P)
-    s = magnitude("s_w", s_w, "byte", gt=0)
-    return out(p * s, "byte").to(_u("GB"))
+    return P * s_w / _GB
 
 
+@calculator(returns="GB", P=PARAMETER_COUNT, s_g=qty("byte", gt=0, doc="bytes per gradient value"))
 def gradient_memory(P, s_g):
     """Gradient bytes = P x s_g (Table 2.10: 175e9 x 2 B = 350 GB)."""
-    p = _params("P", P)
-    s = magnitude("s_g", s_g, "byte", gt=0)
-    return out(p * s, "byte").to(_u("GB"))
+    return P * s_g / _GB
 
 
-def optimizer_memory(P, s_opt, s_master=Q_(0, "byte")):
+@calculator(returns="GB", P=PARAMETER_COUNT, s_opt=qty("byte", ge=0, doc="optimizer bytes per parameter"),
+            s_master=qty("byte", ge=0, doc="FP32 master copy per parameter (4 B), not in Table 2.10"))
+def optimizer_memory(P, s_opt, s_master=0.0):
     """Optimizer bytes = P x (s_opt + s_master) (line 1944: 175e9 x 2 x 4 B = 1,400 GB for Adam's
     m and v in FP32; an FP32 master copy adds P x 4 B = 700 GB that Table 2.10 leaves out)."""
-    p = _params("P", P)
-    s = magnitude("s_opt", s_opt, "byte", ge=0)
-    m = magnitude("s_master", s_master, "byte", ge=0)
-    return out(p * (s + m), "byte").to(_u("GB"))
+    return P * (s_opt + s_master) / _GB
 
 
-def training_state(P, s_w, s_g, s_opt, s_master=Q_(0, "byte")):
+_STATE = dict(P=PARAMETER_COUNT, s_w=weights_memory.params["s_w"], s_g=gradient_memory.params["s_g"],
+              s_opt=optimizer_memory.params["s_opt"], s_master=optimizer_memory.params["s_master"])
+
+
+@calculator(returns={"weights": "GB", "gradients": "GB", "optimizer": "GB", "total": "GB"}, **_STATE)
+def training_state(P, s_w, s_g, s_opt, s_master=0.0):
     """Whole-model training state (Table 2.10 without activations): a dict with ``weights``,
     ``gradients``, ``optimizer`` and ``total`` (line 1944: 350 + 350 + 1,400 = 2,100 GB)."""
-    w = weights_memory(P, s_w)
-    g = gradient_memory(P, s_g)
-    o = optimizer_memory(P, s_opt, s_master)
-    return {"weights": w, "gradients": g, "optimizer": o, "total": (w + g + o).to(_u("GB"))}
+    w = weights_memory.kernel(P, s_w)
+    g = gradient_memory.kernel(P, s_g)
+    o = optimizer_memory.kernel(P, s_opt, s_master)
+    return {"weights": w, "gradients": g, "optimizer": o, "total": w + g + o}
 
 
-_RECOMPUTE = ("none", "selective", "full")
-
-
+@calculator(returns="GB", s=whole(doc="sequence length (tokens)"), b=whole(doc="micro-batch size"),
+            h=whole(doc="hidden size"), a=whole(doc="attention heads"), L=whole(doc="layers"),
+            t=whole(doc="tensor-parallel degree"),
+            sequence_parallel=choice(False, True, doc="sequence parallelism on"),
+            recompute=choice(*_RECOMPUTE, doc="activation recomputation"))
 def activation_memory(s, b, h, a, L, t=1, sequence_parallel=False, recompute="none"):
     """Activation bytes held for the backward pass, per GPU, 16-bit activations
     (Korthikanti et al. 2022, Eq. 1-2 and Table 2; an input the book leaves out, line 2166):
@@ -100,34 +114,39 @@ def activation_memory(s, b, h, a, L, t=1, sequence_parallel=False, recompute="no
     a = 96, L = 96, t = 8): none + SP = 138 GB, full = 19.3 GB, inside the book's 100-200 GB and
     15-25 GB.
     """
-    ss, bb, hh, aa, LL = count("s", s), count("b", b), count("h", h), count("a", a), count("L", L)
-    tt = count("t", t)
-    if recompute not in _RECOMPUTE:
-        raise InputError(f"recompute must be one of {_RECOMPUTE}; got {recompute!r}")
-    sbh = ss * bb * hh
-    attn = 5.0 * aa * ss / hh
+    sbh = s * b * h
+    attn = 5.0 * a * s / h
     if recompute == "full":
-        per_layer = 2.0 * sbh / (tt if sequence_parallel else 1.0)
+        per_layer = 2.0 * sbh / (t if sequence_parallel else 1.0)
     else:
         extra = attn if recompute == "none" else 0.0
         if sequence_parallel:
-            per_layer = sbh * (34.0 + extra) / tt
+            per_layer = sbh * (34.0 + extra) / t
         else:
-            per_layer = sbh * (10.0 + 24.0 / tt + extra / tt)
-    return out(per_layer * LL, "byte").to(_u("GB"))
+            per_layer = sbh * (10.0 + 24.0 / t + extra / t)
+    return per_layer * L / _GB
 
 
+@calculator(returns="", recompute=choice(*_RECOMPUTE, doc="activation recomputation"))
 def recompute_flops_overhead(recompute="full"):
     """Extra FLOPs of activation recomputation relative to forward + backward: full recompute
     re-runs the forward pass, 2PD on top of 6PD = 1/3 (line 2128: "about 33 % more FLOPs");
     ``selective`` is taken as ~0 (a few % in Korthikanti et al. 2022), ``none`` as 0."""
-    if recompute not in _RECOMPUTE:
-        raise InputError(f"recompute must be one of {_RECOMPUTE}; got {recompute!r}")
-    return out({"none": 0.0, "selective": 0.0, "full": 2.0 / 6.0}[recompute], "")
+    return {"none": 0.0, "selective": 0.0, "full": 2.0 / 6.0}[recompute]
 
 
-def per_gpu_budget(P, s_w, s_g, s_opt, s_master=Q_(0, "byte"), t=1, pp=1, dp=1, zero=0,
-                   offload_optimizer=False, offload_gradients=False, activations=Q_(0, "GB"), buffers=Q_(0, "GB")):
+_BUDGET = ("weights", "gradients", "optimizer", "activations", "buffers", "hbm", "host")
+
+
+@calculator(returns={k: "GB" for k in _BUDGET}, **_STATE,
+            t=whole(doc="tensor-parallel degree"), pp=whole(doc="pipeline stages"),
+            dp=whole(doc="data-parallel replicas"), zero=whole(ge=0, le=3, doc="ZeRO stage"),
+            offload_optimizer=choice(False, True, doc="optimizer state in host DRAM"),
+            offload_gradients=choice(False, True, doc="gradients in host DRAM"),
+            activations=qty("GB", ge=0, doc="per-GPU activation bytes"),
+            buffers=qty("GB", ge=0, doc="per-GPU communication buffers and workspace"))
+def per_gpu_budget(P, s_w, s_g, s_opt, s_master=0.0, t=1, pp=1, dp=1, zero=0,
+                   offload_optimizer=False, offload_gradients=False, activations=0.0, buffers=0.0):
     """Per-GPU memory by component and where it lives (lines 2124-2126, 2148-2180).
 
     The model state is split t x pp ways by tensor and pipeline parallelism; ZeRO stage >= 1
@@ -140,19 +159,13 @@ def per_gpu_budget(P, s_w, s_g, s_opt, s_master=Q_(0, "byte"), t=1, pp=1, dp=1, 
     Book checks: dp-only 2,100 GB; ZeRO-3 over 8: 262.5 GB; t = 8: weights 43.75 GB;
     t = 8, dp = 128, ZeRO-1: optimizer 1.37 GB; t = 8, optimizer offloaded: 112.5 GB in HBM.
     """
-    tt, pq, dd = count("t", t), count("pp", pp), count("dp", dp)
-    z = count("zero", zero, ge=0)
-    if np.any(z > 3):
-        raise InputError(f"zero must be 0, 1, 2 or 3; got {zero}")
-    act = magnitude("activations", activations, "byte", ge=0)
-    buf = magnitude("buffers", buffers, "byte", ge=0)
-    model = tt * pq
-    w = weights_memory(P, s_w).to(_u("byte")).magnitude / model
-    g = gradient_memory(P, s_g).to(_u("byte")).magnitude / model
-    o = optimizer_memory(P, s_opt, s_master).to(_u("byte")).magnitude / model
-    o = np.where(z >= 1, o / dd, o)
-    g = np.where(z >= 2, g / dd, g)
-    w = np.where(z >= 3, w / dd, w)
+    model = t * pp
+    w = weights_memory.kernel(P, s_w) / model
+    g = gradient_memory.kernel(P, s_g) / model
+    o = optimizer_memory.kernel(P, s_opt, s_master) / model
+    o = np.where(zero >= 1, o / dp, o)
+    g = np.where(zero >= 2, g / dp, g)
+    w = np.where(zero >= 3, w / dp, w)
     host = np.zeros_like(np.asarray(w, dtype=float))
     if offload_optimizer:
         host = host + o
@@ -160,32 +173,29 @@ def per_gpu_budget(P, s_w, s_g, s_opt, s_master=Q_(0, "byte"), t=1, pp=1, dp=1, 
     if offload_gradients:
         host = host + g
         g = g * 0.0
-    hbm = w + g + o + act + buf
-    res = {"weights": w, "gradients": g, "optimizer": o, "activations": act + 0.0 * w,
-           "buffers": buf + 0.0 * w, "hbm": hbm, "host": host}
-    return {k: out(v, "byte").to(_u("GB")) for k, v in res.items()}
+    hbm = w + g + o + activations + buffers
+    return {"weights": w, "gradients": g, "optimizer": o, "activations": activations + 0.0 * w,
+            "buffers": buffers + 0.0 * w, "hbm": hbm, "host": host}
 
 
+@calculator(returns="", total=qty("byte", ge=0, doc="bytes to hold"), per_unit=qty("byte", gt=0, doc="bytes one unit holds"))
 def units_needed(total, per_unit):
     """Least whole number of units that hold ``total``: ceil(total / per_unit)
     (line 1927: 350 GB on 80 GB GPUs needs 5; line 1940: 350 GB on 16-24 GB HBM stacks needs 15-22)."""
-    tot = magnitude("total", total, "byte", ge=0)
-    per = magnitude("per_unit", per_unit, "byte", gt=0)
-    x = tot / per
-    return out(np.ceil(x - 1e-12 * np.maximum(x, 1.0)), "")
+    x = total / per_unit
+    return np.ceil(x - 1e-12 * np.maximum(x, 1.0))
 
 
+@calculator(returns="ms", model_bytes=qty("byte", gt=0, doc="weight bytes streamed per token"),
+            beta_mem=qty("byte/s", gt=0, doc="memory bandwidth"))
 def decode_time_floor(model_bytes, beta_mem):
     """Per-token latency floor of batch-1 decoding: every weight byte streams from memory once
     per token, t >= model bytes / beta_mem (line 2440: 141 GB / 2.04 TB/s; line 2472: 350 GB /
     3.35 TB/s > 100 ms). The roofline's memory term (Ch. 28 Eq. 28.2) with F/R negligible."""
-    q = magnitude("model_bytes", model_bytes, "byte", gt=0)
-    b = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    return out(q / b, "s").to(_u("ms"))
+    return model_bytes / beta_mem * 1e3  # s -> ms
 
 
+@calculator(returns="GB", capacity=qty("GB", ge=0, doc="memory available"), used=qty("GB", ge=0, doc="memory needed"))
 def headroom(capacity, used):
     """Capacity left: capacity - used (negative = does not fit), e.g. 80 GB HBM - 112.5 GB."""
-    c = magnitude("capacity", capacity, "byte", ge=0)
-    u = magnitude("used", used, "byte", ge=0)
-    return out(c - u, "byte").to(_u("GB"))
+    return capacity - used

@@ -1,4 +1,5 @@
-"""The host data path as a pipeline, Ch. 28 §28.4 (Eq. 28.8-28.9).
+"""The host data path as a pipeline, Ch. 28 §28.4 (Eq. 28.8-28.9), and the node's data feed of
+Vol. 2 Ch. 2 §Data loading (prefetch depth, NUMA penalty, step time when one stage gets faster).
 
 A batch passes read (t_r), CPU preparation (t_p), host-to-device copy (t_h) and compute (t_g).
 Stages are given as a list of times (or one Quantity array, stages along axis 0). Eq. 28.9 holds
@@ -10,12 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.calculator import anything, calculator, num, qty, whole
+from fleetcalc.core.validate import InputError, magnitude
 
 __all__ = [
     "serial_time", "pipeline_interval", "first_batch_time", "pipelined_total_time",
     "serial_total_time", "bottleneck_stage", "merge_stages", "buffer_depth", "consumption_rate", "numa_data_path",
+    "prefetch_depth", "effective_bandwidth_numa", "step_time_after_network_upgrade",
 ]
+
+_STAGES = "list of stage times (s quantities >= 0), or one Quantity array with stages along axis 0"
 
 
 def _stages(stages):
@@ -28,34 +33,37 @@ def _stages(stages):
     return np.stack(np.broadcast_arrays(*mags))
 
 
+@calculator(returns="s", stages=anything(_STAGES))
 def serial_time(stages):
     """t_serial = t_r + t_p + t_h + t_g: one batch through every stage in turn, Ch. 28 Eq. 28.8."""
-    return out(np.sum(_stages(stages), axis=0), "s")
+    return np.sum(_stages(stages), axis=0)
 
 
+@calculator(returns="s", stages=anything(_STAGES))
 def pipeline_interval(stages):
     """t_pipe >= max(t_r, t_p, t_h, t_g): the steady interval between batches, Ch. 28 Eq. 28.9."""
-    return out(np.max(_stages(stages), axis=0), "s")
+    return np.max(_stages(stages), axis=0)
 
 
+@calculator(returns="s", stages=anything(_STAGES))
 def first_batch_time(stages):
     """The first batch still takes the full path: t_serial (Ch. 28 §28.4, after Eq. 28.9)."""
-    return serial_time(stages)
+    return serial_time.kernel(stages)
 
 
+@calculator(returns="s", stages=anything(_STAGES), n_batches=whole())
 def pipelined_total_time(stages, n_batches):
     """n batches through an ideal pipeline: t_serial + (n - 1) t_pipe (fill, then one per interval)."""
-    n = count("n_batches", n_batches)
-    s = _stages(stages)
-    return out(np.sum(s, axis=0) + (n - 1) * np.max(s, axis=0), "s")
+    return serial_time.kernel(stages) + (n_batches - 1) * pipeline_interval.kernel(stages)
 
 
+@calculator(returns="s", stages=anything(_STAGES), n_batches=whole())
 def serial_total_time(stages, n_batches):
     """n batches with no overlap: n t_serial (Eq. 28.8 repeated)."""
-    n = count("n_batches", n_batches)
-    return out(n * np.sum(_stages(stages), axis=0), "s")
+    return n_batches * serial_time.kernel(stages)
 
 
+@calculator(returns=None, stages=anything(_STAGES))
 def bottleneck_stage(stages) -> int:
     """Index of the slowest stage (the one Eq. 28.9 picks)."""
     s = _stages(stages)
@@ -64,6 +72,8 @@ def bottleneck_stage(stages) -> int:
     return int(np.argmax(s))
 
 
+@calculator(returns="s", stages=anything(_STAGES),
+            groups=anything("list of tuples of stage indices to merge, e.g. [(0, 1)]"))
 def merge_stages(stages, groups):
     """Stages that share one non-overlappable resource act as one stage with the summed time
     (Exercise 28.5: read 10 ms + prepare 20 ms on one resource -> a 30 ms stage).
@@ -88,23 +98,38 @@ def merge_stages(stages, groups):
             seen.add(i)
     blocks = [tuple(g) for g in groups] + [(i,) for i in range(n) if i not in seen]
     blocks.sort(key=min)
-    return out(np.stack([np.sum(s[list(b)], axis=0) for b in blocks]), "s")
+    return np.stack([np.sum(s[list(b)], axis=0) for b in blocks])
 
 
+@calculator(returns="batch/s", interval=qty("s", gt=0, doc="the pipeline interval t_pipe"))
 def consumption_rate(interval):
     """r_b = 1 / t_pipe batches per second."""
-    t = magnitude("interval", interval, "s", gt=0)
-    return out(1.0 / t, "batch/s")
+    return 1.0 / interval
 
 
+@calculator(returns="batch", r_b=qty("batch/s", ge=0, doc="consumption rate"),
+            J=qty("s", ge=0, doc="supply stall to ride out"))
 def buffer_depth(r_b, J):
     """Buffer needed to ride out a supply stall of J seconds at consumption r_b: ~ r_b J batches
     (rounded up to whole batches by the caller when needed), Ch. 28 §28.4."""
-    r = magnitude("r_b", r_b, "batch/s", ge=0)
-    j = magnitude("J", J, "s", ge=0)
-    return out(r * j, "batch")
+    return r_b * J
 
 
+@calculator(returns="batch", T_io=qty("s", ge=0, doc="mean time to load one batch"),
+            sigma_io=qty("s", ge=0, doc="standard deviation of the load time"),
+            T_compute=qty("s", gt=0, doc="compute time per batch"), z=num(ge=0, doc="safety factor in sigmas"))
+def prefetch_depth(T_io, sigma_io, T_compute, z=3.0):
+    """Least prefetch depth k >= ceil(T_io / T_compute + z sigma_io / T_compute), z = 3 for the
+    book's 99.7 % (Vol. 2 Ch. 2 §Data loading, line 2214: ceil(0.75 + 0.75) = 2 batches): the
+    :func:`buffer_depth` that rides out T_io + z sigma_io at one batch per T_compute, at least one."""
+    k = buffer_depth.kernel(consumption_rate.kernel(T_compute), T_io + z * sigma_io)
+    k = np.ceil(k - 1e-12 * np.maximum(k, 1.0))    # an exact whole number stays (float noise)
+    return np.maximum(k, 1.0)
+
+
+@calculator(returns=None, page_node=whole(ge=0, le=1, doc="NUMA node of the pages"),
+            thread_node=whole(ge=0, le=1, doc="NUMA node of the worker thread"),
+            gpu_node=whole(ge=0, le=1, doc="NUMA node of the GPU's PCIe root"))
 def numa_data_path(page_node, thread_node, gpu_node):
     """Hops a batch takes from host pages to the GPU on a two-socket host (Ch. 28 §28.4,
     Exercise 28.4): the worker thread reads the pages (remote if on another node), then the copy
@@ -112,18 +137,29 @@ def numa_data_path(page_node, thread_node, gpu_node):
 
     Returns (hops, cross_socket) where hops is a list of (from, to) labels.
     """
-    nodes = {}
     for name, v in (("page_node", page_node), ("thread_node", thread_node), ("gpu_node", gpu_node)):
-        k = count(name, v, ge=0)
-        if np.ndim(k):
+        if np.ndim(v):
             raise InputError(f"numa_data_path takes one value per argument; got an array for {name}: {v!r}")
-        if k not in (0, 1):
-            raise InputError(f"{name} must be 0 or 1 (a two-socket host); got {v}")
-        nodes[name] = int(k)
-    pg, th, gp = nodes["page_node"], nodes["thread_node"], nodes["gpu_node"]
+    pg, th, gp = int(page_node), int(thread_node), int(gpu_node)
     hops = [(f"memory NUMA {pg}", f"CPU NUMA {th} (worker reads pages)")]
     if pg != gp:
         hops.append((f"memory NUMA {pg}", f"socket link to NUMA {gp}"))
     hops.append((f"NUMA {gp} PCIe root", f"GPU (NUMA {gp})"))
     cross = int(pg != th) + int(pg != gp)
     return hops, cross
+
+
+@calculator(returns="GB/s", BW=qty("GB/s", ge=0, doc="bandwidth on the local socket"),
+            penalty=num(ge=0, lt=1, doc="share lost crossing the socket interconnect"))
+def effective_bandwidth_numa(BW, penalty):
+    """Bandwidth seen across the socket interconnect: BW x (1 - penalty) (Vol. 2 Ch. 2, line 2012:
+    up to 50 %)."""
+    return BW * (1.0 - penalty)
+
+
+@calculator(returns="s", t_compute=qty("s", ge=0), t_comm=qty("s", ge=0),
+            speedup=num(gt=0, doc="how many times faster the network gets"))
+def step_time_after_network_upgrade(t_compute, t_comm, speedup):
+    """Step time when only the network gets ``speedup`` times faster (no overlap):
+    t_compute + t_comm / speedup (Vol. 2 Ch. 2, pitfall at line 2434: 20 s + 2 s / 2 = 21 s)."""
+    return t_compute + t_comm / speedup

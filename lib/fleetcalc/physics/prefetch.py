@@ -12,7 +12,8 @@ Processes, as in the algorithm:
 * **compute**: waits for that event, computes (``t_compute``), then records a consume-complete
   event; only then may the buffer be overwritten.
 
-Times are plain seconds (floats) inside the simulation; the public function takes Quantities.
+Times are plain seconds (floats) inside the simulation (``simulate_prefetch.kernel``); the public
+function takes Quantities.
 Every step is logged as an :class:`Event`, so tests check the algorithm's invariants on the log:
 no buffer consumed before its transfer completes, none reused before its compute completes, the
 queue never longer than K, no failed batch silently skipped, cancellation drains cleanly.
@@ -29,7 +30,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fleetcalc.core.validate import InputError, count, magnitude
+from fleetcalc.core.calculator import anything, calculator, fraction, qty, whole
+from fleetcalc.core.validate import InputError
 
 __all__ = ["Event", "PrefetchRun", "simulate_prefetch", "queue_length_trace", "N_BUFFERS"]
 
@@ -81,6 +83,14 @@ def _one(name, x):
     return float(x)
 
 
+@calculator(returns=None, n_batches=whole(), t_read=qty("s", ge=0, doc="read time: one, or one per batch"),
+            t_prep=qty("s", ge=0, doc="verify/transform time"), t_copy=qty("s", ge=0, doc="host-to-device copy"),
+            t_compute=qty("s", ge=0), K=whole(doc="host queue bound in batches"),
+            jitter=qty("s", ge=0, doc="extra stall of a jittery read; None: no stalls"),
+            p_stall=fraction(doc="probability that a read stalls"), seed=whole(ge=0, doc="random seed"),
+            stall_batches=anything("indices of the reads that always stall"),
+            fail_batch=whole(ge=0, doc="batch whose check fails; None: none"),
+            cancel_at=qty("s", ge=0, doc="time of a cancellation; None: none"))
 def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter=None, p_stall=0.0,
                       seed=0, stall_batches=(), fail_batch=None, cancel_at=None) -> PrefetchRun:
     """Simulate Algorithm 28.1 (Ch. 28 §28.4) for ``n_batches`` batches.
@@ -88,29 +98,34 @@ def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter
     ``t_read`` may be one time or an array of per-batch times (a slow or jittery source). Jitter:
     each read gets an extra stall of ``jitter`` with probability ``p_stall`` (seeded), and the
     reads listed in ``stall_batches`` always do. ``K`` bounds the host queue (>= 1).
+    Returns a :class:`PrefetchRun` (the event log and the per-batch compute times).
     """
-    n = int(_one("n_batches", count("n_batches", n_batches)))
-    tr = np.asarray(magnitude("t_read", t_read, "s", ge=0), dtype=float)
+    n = int(_one("n_batches", n_batches))
+    tr = np.asarray(t_read, dtype=float)
     if tr.ndim and tr.shape != (n,):
         raise InputError(f"t_read must be one time or n_batches = {n} per-batch times; "
-                         f"got {tr.size} values: {t_read}")
+                         f"got {tr.size} values: {np.array2string(tr, threshold=6)} s")
     tr = np.broadcast_to(tr, (n,)).copy()
-    tp = _one("t_prep", magnitude("t_prep", t_prep, "s", ge=0))
-    th = _one("t_copy", magnitude("t_copy", t_copy, "s", ge=0))
-    tg = _one("t_compute", magnitude("t_compute", t_compute, "s", ge=0))
-    k = int(_one("K", count("K", K)))
-    J = 0.0 if jitter is None else _one("jitter", magnitude("jitter", jitter, "s", ge=0))
-    p = _one("p_stall", magnitude("p_stall", p_stall, "", ge=0, le=1))
-    rng = np.random.default_rng(seed)
+    tp = _one("t_prep", t_prep)
+    th = _one("t_copy", t_copy)
+    tg = _one("t_compute", t_compute)
+    k = int(_one("K", K))
+    J = 0.0 if jitter is None else _one("jitter", jitter)
+    p = _one("p_stall", p_stall)
+    rng = np.random.default_rng(int(_one("seed", seed)))
     stalls = (rng.random(n) < p) * J
+    if not isinstance(stall_batches, (list, tuple, range, np.ndarray)):
+        raise InputError(f"stall_batches needs a list of batch indices; got {stall_batches!r}")
     for i in stall_batches:
-        if not 0 <= int(i) < n:
-            raise InputError(f"stall_batches must index 0..{n - 1}; got {i}")
+        if not isinstance(i, (int, np.integer)) or isinstance(i, (bool, np.bool_)) or not 0 <= int(i) < n:
+            raise InputError(f"stall_batches must index 0..{n - 1}; got {i!r}")
         stalls[int(i)] = J
     tr = tr + stalls
-    if fail_batch is not None and not 0 <= int(fail_batch) < n:
-        raise InputError(f"fail_batch must be in 0..{n - 1}; got {fail_batch}")
-    stop = None if cancel_at is None else float(magnitude("cancel_at", cancel_at, "s", ge=0))
+    if fail_batch is not None:
+        fail_batch = _one("fail_batch", fail_batch)
+        if not 0 <= fail_batch < n:
+            raise InputError(f"fail_batch must be in 0..{n - 1}; got {fail_batch:g}")
+    stop = None if cancel_at is None else _one("cancel_at", cancel_at)
 
     # Blocking tandem recurrence (each process is one worker; times of batch i depend on i-1,
     # on the queue slot freed by batch i-K, and on the buffer freed by batch i-2).

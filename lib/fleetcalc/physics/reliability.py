@@ -1,88 +1,96 @@
-"""Reliability of synchronous jobs and checkpoint intervals, Ch. 28 §28.9 (Eq. 28.23-28.25).
+"""Reliability of synchronous jobs and nodes, and checkpoint intervals: Ch. 28 §28.9
+(Eq. 28.23-28.25) and Vol. 2 Ch. 2 §Node health (lines 2081-2098).
 
 Symbols follow §28.1: ``C`` the foreground pause to save a checkpoint (s), ``tau`` the useful
 compute between saves (s), ``M`` the job's mean time between failures (MTBF, s), ``R_f`` the
 recovery time (s). Failures are modelled as a stationary Poisson process (independent,
 exponentially distributed gaps); correlated failures (shared power, network, software bugs)
 break the model, as the book stresses.
+
+A node (or any system) that stops when one of its parts fails is a series system: its failure
+rate is the sum of its parts' rates (:func:`node_failure_rate`), its MTBF the inverse
+(:func:`node_mtbf`); n identical parts give :func:`mtbf_of_n`.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.validate import count, magnitude, out
+from fleetcalc.core.calculator import anything, calculator, num, qty, whole
+from fleetcalc.core.units import Quantity
+from fleetcalc.core.validate import InputError, count, magnitude
 
 __all__ = [
     "failure_rate", "mtbf_of_n", "job_failure_rate", "failure_probability", "waste_terms",
     "waste_fraction", "young_daly_interval", "min_waste_fraction", "system_reliability", "fit_to_rate",
+    "node_failure_rate", "node_mtbf", "rest_of_node_mtbf", "expected_failures", "restart_overhead",
+    "failure_probability_of_fleet",
 ]
 
+_HOUR = 3600.0  # s
 
+
+@calculator(returns="1/s", mtbf=qty("s", gt=0, doc="mean time between failures"))
 def failure_rate(mtbf):
     """lambda = 1 / MTBF (failures per second) for an exponential failure model (Ch. 28 §28.9)."""
-    m = magnitude("mtbf", mtbf, "s", gt=0)
-    return out(1.0 / m, "1/s")
+    return 1.0 / mtbf
 
 
+@calculator(returns="1/s", rate_one=qty("1/s", ge=0, doc="failure rate of one part"),
+            n=whole(doc="independent parts"))
 def job_failure_rate(rate_one, n):
     """A job that stops when any of n independent parts fails fails at rate n * lambda (Ch. 28 §28.9)."""
-    lam = magnitude("rate_one", rate_one, "1/s", ge=0)
-    nn = count("n", n)
-    return out(nn * lam, "1/s")
+    return n * rate_one
 
 
+@calculator(returns="s", mtbf_one=qty("s", gt=0, doc="MTBF of one part"), n=whole(doc="independent, identical parts"))
 def mtbf_of_n(mtbf_one, n):
     """MTBF of a job on n independent, identical parts: 1 / (n lambda) = MTBF_one / n (Ch. 28 §28.9)."""
-    m = magnitude("mtbf_one", mtbf_one, "s", gt=0)
-    nn = count("n", n)
-    return out(m / nn, "s")
+    return mtbf_one / n
 
 
+@calculator(returns="", duration=qty("s", ge=0, doc="the window"), mtbf=qty("s", gt=0))
 def failure_probability(duration, mtbf):
     """P(at least one failure in a window) = 1 - exp(-duration / MTBF), exponential failures
     (Ch. 28 §28.9's Poisson assumption)."""
-    d = magnitude("duration", duration, "s", ge=0)
-    m = magnitude("mtbf", mtbf, "s", gt=0)
-    return out(-np.expm1(-d / m), "")
+    return -np.expm1(-duration / mtbf)
 
 
+@calculator(returns={"save": "", "lost": "", "recover": ""},
+            tau=qty("s", gt=0, doc="useful compute between saves"), C=qty("s", ge=0, doc="save pause"),
+            M=qty("s", gt=0, doc="job MTBF"), R_f=qty("s", ge=0, doc="recovery time"))
 def waste_terms(tau, C, M, R_f):
     """The three terms of Eq. 28.23 (Ch. 28): save = C/tau, lost = tau/(2M), recover = R_f/M.
 
     Returns a dict of dimensionless Quantities (fractions of useful time).
     """
-    t = magnitude("tau", tau, "s", gt=0)
-    c = magnitude("C", C, "s", ge=0)
-    m = magnitude("M", M, "s", gt=0)
-    r = magnitude("R_f", R_f, "s", ge=0)
-    return {"save": out(c / t + 0.0 * m * r, ""),
-            "lost": out(t / (2.0 * m) + 0.0 * c * r, ""),
-            "recover": out(r / m + 0.0 * t * c, "")}
+    return {"save": C / tau + 0.0 * M * R_f,
+            "lost": tau / (2.0 * M) + 0.0 * C * R_f,
+            "recover": R_f / M + 0.0 * tau * C}
 
 
+@calculator(returns="", tau=qty("s", gt=0, doc="useful compute between saves"), C=qty("s", ge=0, doc="save pause"),
+            M=qty("s", gt=0, doc="job MTBF"), R_f=qty("s", ge=0, doc="recovery time"))
 def waste_fraction(tau, C, M, R_f):
     """w(tau) ~= C/tau + tau/(2M) + R_f/M, lost time per unit useful time, Ch. 28 Eq. 28.23
     (valid when C, R_f and tau are small against M)."""
-    terms = waste_terms(tau, C, M, R_f)
-    return out(sum(v.magnitude for v in terms.values()), "")
+    return sum(waste_terms.kernel(tau, C, M, R_f).values())
 
 
+@calculator(returns="s", C=qty("s", gt=0, doc="save pause"), M=qty("s", gt=0, doc="job MTBF"))
 def young_daly_interval(C, M):
     """tau* = sqrt(2 C M), the minimum of Eq. 28.23, Ch. 28 Eq. 28.24 (Young-Daly)."""
-    c = magnitude("C", C, "s", gt=0)
-    m = magnitude("M", M, "s", gt=0)
-    return out(np.sqrt(2.0 * c * m), "s")
+    return np.sqrt(2.0 * C * M)
 
 
+@calculator(returns="", C=qty("s", gt=0, doc="save pause"), M=qty("s", gt=0, doc="job MTBF"),
+            R_f=qty("s", ge=0, doc="recovery time"))
 def min_waste_fraction(C, M, R_f):
     """w(tau*) = sqrt(2C/M) + R_f/M: at tau* the save and lost terms are equal, each sqrt(C/(2M))
     (Ch. 28 §28.9, after Eq. 28.25)."""
-    c = magnitude("C", C, "s", gt=0)
-    m = magnitude("M", M, "s", gt=0)
-    r = magnitude("R_f", R_f, "s", ge=0)
-    return out(np.sqrt(2.0 * c / m) + r / m, "")
+    return np.sqrt(2.0 * C / M) + R_f / M
 
 
+@calculator(returns="", r_component=num(gt=0, le=1, doc="reliability of one part"), n=whole(doc="parts in series"))
 def system_reliability(r_component, n):
     """R_system = R_component ** n: a system that works only if all n independent, identical parts
     work (series system), Vol. 2 Ch. 1 Eq. 1.1 (R_system(t) = R_component(t)^N = exp(-N lambda t)).
@@ -90,13 +98,87 @@ def system_reliability(r_component, n):
     ``r_component`` is a probability in (0, 1]; ``n`` a whole number >= 1. Example (Vol. 2 §1.4.1):
     0.999 ** 1000 = 36.8 %.
     """
-    r = magnitude("r_component", r_component, "", gt=0, le=1)
-    nn = count("n", n)
-    return out(np.power(r, nn), "")
+    return np.power(r_component, n)
 
 
+@calculator(returns="1/hour", fit=num(ge=0, doc="failures in 10^9 device-hours"))
 def fit_to_rate(fit):
     """Failure rate from a FIT figure: lambda = FIT x 1e-9 per device-hour (FIT = failures in
     10^9 device-hours; Vol. 2 notation). ``fit`` is a plain number >= 0; returns 1/hour."""
-    f = magnitude("fit", fit, "", ge=0)
-    return out(f * 1e-9, "1/hour")
+    return fit * 1e-9
+
+
+# --------------------------------------------------------------------------- a node's parts
+def _seq(name, value, fn):
+    """A non-empty list/tuple/array argument, as a list; anything else is refused by name."""
+    ok = isinstance(value, (list, tuple)) or (isinstance(value, (np.ndarray, Quantity)) and np.ndim(value) == 1)
+    if not ok or len(value) == 0:
+        raise InputError(f"{fn} needs {name} as a non-empty list (one entry per item); got {value!r}")
+    return list(value)
+
+
+@calculator(returns="1/s", counts=anything("list of part counts, each a whole number >= 0"),
+            mtbfs=anything("list of per-part MTBFs (time quantities > 0), as long as counts"))
+def node_failure_rate(counts, mtbfs):
+    """Failure rate of a node that stops when any part fails: sum_i n_i / MTBF_i (series system,
+    exponential failures; Vol. 2 Ch. 2 §Node health, lines 2081-2098)."""
+    counts = _seq("counts", counts, "node_failure_rate")
+    mtbfs = _seq("mtbfs", mtbfs, "node_failure_rate")
+    if len(counts) != len(mtbfs):
+        raise InputError(f"counts and mtbfs must be of equal length; got {len(counts)} counts {counts!r} "
+                         f"and {len(mtbfs)} mtbfs {mtbfs!r}")
+    total = 0.0
+    for i, (n, m) in enumerate(zip(counts, mtbfs)):
+        n_i = count(f"counts[{i}]", n, ge=0)
+        m_i = magnitude(f"mtbfs[{i}]", m, "s", gt=0)
+        if np.all(n_i == 0):
+            continue
+        total = total + np.asarray(n_i) * failure_rate.kernel(m_i)
+    return total
+
+
+@calculator(returns="hour", counts=anything("list of part counts, each a whole number >= 0"),
+            mtbfs=anything("list of per-part MTBFs (time quantities > 0), as long as counts"))
+def node_mtbf(counts, mtbfs):
+    """MTBF of a node from its parts: 1 / sum_i (n_i / MTBF_i) (Vol. 2 Ch. 2, lines 2081-2098;
+    a node with 8 GPUs of 50,000 h alone has 6,250 h)."""
+    lam = node_failure_rate.kernel(counts, mtbfs)
+    if np.any(lam <= 0):
+        raise InputError(f"at least one of counts must be non-zero; got {counts!r}")
+    return 1.0 / lam / _HOUR
+
+
+@calculator(returns="hour", node_mtbf_total=qty("s", gt=0, doc="MTBF of the whole node"),
+            gpu_mtbf=qty("s", gt=0, doc="MTBF of one GPU"), gpus=whole(doc="GPUs per node"))
+def rest_of_node_mtbf(node_mtbf_total, gpu_mtbf, gpus):
+    """MTBF of everything in a node except its GPUs, implied by a whole-node MTBF:
+    1 / (1/M_node - n/M_gpu) (Vol. 2 Ch. 2, line 2098: 1,000 h node, 8 x 50,000 h GPUs -> 1,190 h)."""
+    rest = 1.0 / node_mtbf_total - job_failure_rate.kernel(failure_rate.kernel(gpu_mtbf), gpus)
+    if np.any(rest <= 0):
+        raise InputError(f"node_mtbf_total must be shorter than the GPUs' own MTBF (gpu_mtbf / gpus); "
+                         f"got {np.max(node_mtbf_total) / _HOUR:g} hour")
+    return 1.0 / rest / _HOUR
+
+
+@calculator(returns="", duration=qty("s", ge=0, doc="the window"), mtbf_one=qty("s", gt=0, doc="MTBF of one part"),
+            n=whole(doc="independent, identical parts"))
+def expected_failures(duration, mtbf_one, n=1):
+    """Expected failures of n parts in a window: n x T / MTBF = T / mtbf_of_n(MTBF, n)
+    (Vol. 2 Ch. 2, line 2098: 128 nodes x 336 h / 1,000 h = 43; 1,024 GPUs x 336 h / 50,000 h = 6.9)."""
+    return duration / mtbf_of_n.kernel(mtbf_one, n)
+
+
+@calculator(returns="", failures=num(ge=0, doc="restarts in the run (may be an expected, fractional count)"),
+            recovery=qty("s", ge=0, doc="time to recover from one failure"), duration=qty("s", gt=0, doc="run time"))
+def restart_overhead(failures, recovery, duration):
+    """Share of the run lost to restarts: failures x recovery time / run time (Vol. 2 Ch. 2, line 2098:
+    43 x 10-30 min / 336 h = 2.1-6.4 %). Work lost since the last checkpoint is not included."""
+    return failures * recovery / duration
+
+
+@calculator(returns="", duration=qty("s", ge=0, doc="the window"), mtbf_one=qty("s", gt=0, doc="MTBF of one part"),
+            n=whole(doc="independent, identical parts"))
+def failure_probability_of_fleet(duration, mtbf_one, n):
+    """P(at least one of n parts fails within the window) = 1 - exp(-n T / MTBF):
+    :func:`failure_probability` with :func:`mtbf_of_n` (Vol. 2 Ch. 2, line 2098's "considerable" probability)."""
+    return failure_probability.kernel(duration, mtbf_of_n.kernel(mtbf_one, n))

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.validate import InputError, count, magnitude, out
+from fleetcalc.core.calculator import calculator, qty, whole
+from fleetcalc.core.validate import InputError
 
 __all__ = [
     "arithmetic_intensity", "time_lower_bound", "attainable_rate", "ridge_point", "bound_kind",
@@ -17,101 +18,100 @@ __all__ = [
     "min_batch_for_intensity", "max_matmul_intensity",
 ]
 
+# The parameters every roofline calculator shares, declared once.
+_R_PEAK = qty("FLOP/s", gt=0, doc="peak rate at the precision used")
+_BETA_MEM = qty("byte/s", gt=0, doc="effective memory bandwidth")
+_I = qty("FLOP/byte", ge=0, doc="arithmetic intensity F / Q")
+_S = qty("byte", gt=0, doc="bytes per element")
+_B = whole(doc="rows of X (the batch)")
+_D = whole(doc="inner dimension (columns of X, rows of W)")
+_N = whole(doc="columns of W")
 
+
+@calculator(returns="FLOP/byte", F=qty("FLOP", ge=0, doc="operations"),
+            Q=qty("byte", gt=0, doc="bytes moved across the memory level"))
 def arithmetic_intensity(F, Q):
     """I = F / Q (FLOP/byte), Ch. 28 Eq. 28.2."""
-    f = magnitude("F", F, "FLOP", ge=0)
-    q = magnitude("Q", Q, "byte", gt=0)
-    return out(f / q, "FLOP/byte")
+    return F / Q
 
 
+@calculator(returns="s", F=qty("FLOP", ge=0, doc="operations"),
+            Q=qty("byte", ge=0, doc="bytes moved across the memory level"),
+            R_peak=_R_PEAK, beta_mem=_BETA_MEM)
 def time_lower_bound(F, Q, R_peak, beta_mem):
     """t >= max(F / R_peak, Q / beta_mem), Ch. 28 Eq. 28.2 (compute and memory fully overlapped)."""
-    f = magnitude("F", F, "FLOP", ge=0)
-    q = magnitude("Q", Q, "byte", ge=0)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    b = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    return out(np.maximum(f / r, q / b), "s")
+    return np.maximum(F / R_peak, Q / beta_mem)
 
 
+@calculator(returns="FLOP/s", I=_I, R_peak=_R_PEAK, beta_mem=_BETA_MEM)
 def attainable_rate(I, R_peak, beta_mem):
     """R <= min(R_peak, I * beta_mem), Ch. 28 Eq. 28.2."""
-    i = magnitude("I", I, "FLOP/byte", ge=0)
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    b = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    return out(np.minimum(r, i * b), "FLOP/s")
+    return np.minimum(R_peak, I * beta_mem)
 
 
+@calculator(returns="FLOP/byte", R_peak=_R_PEAK, beta_mem=_BETA_MEM)
 def ridge_point(R_peak, beta_mem):
     """I* = R_peak / beta_mem (FLOP/byte), Ch. 28 Eq. 28.3."""
-    r = magnitude("R_peak", R_peak, "FLOP/s", gt=0)
-    b = magnitude("beta_mem", beta_mem, "byte/s", gt=0)
-    return out(r / b, "FLOP/byte")
+    return R_peak / beta_mem
 
 
+@calculator(returns=None, I=_I, R_peak=_R_PEAK, beta_mem=_BETA_MEM)
 def bound_kind(I, R_peak, beta_mem):
     """'memory-bound' when I < I*, 'compute-bound' when I > I*, 'balanced' at the ridge (Eq. 28.3).
 
     Works on arrays too (returns an array of labels).
     """
-    i = magnitude("I", I, "FLOP/byte", ge=0)
-    star = ridge_point(R_peak, beta_mem).magnitude
-    labels = np.where(np.isclose(i, star, rtol=1e-12), "balanced",
-                      np.where(np.asarray(i) < star, "memory-bound", "compute-bound"))
+    star = ridge_point.kernel(R_peak, beta_mem)
+    labels = np.where(np.isclose(I, star, rtol=1e-12), "balanced",
+                      np.where(np.asarray(I) < star, "memory-bound", "compute-bound"))
     return str(labels) if labels.ndim == 0 else labels
 
 
+@calculator(returns="FLOP", B=_B, d=_D, n=_N)
 def matmul_flops(B, d, n):
     """F ~= 2 B d n for Y = XW (Ch. 28 Eq. 28.4)."""
-    b, dd, nn = count("B", B), count("d", d), count("n", n)
-    return out(2.0 * b * dd * nn, "FLOP")
+    return 2.0 * B * d * n
 
 
+@calculator(returns="byte", B=_B, d=_D, n=_N, s=_S)
 def matmul_bytes(B, d, n, s):
     """Q_min = s (B d + d n + B n): X and W read once, Y written once (Ch. 28 Eq. 28.4)."""
-    b, dd, nn = count("B", B), count("d", d), count("n", n)
-    ss = magnitude("s", s, "byte", gt=0)
-    return out(ss * (b * dd + dd * nn + b * nn), "byte")
+    return s * (B * d + d * n + B * n)
 
 
+@calculator(returns="FLOP/byte", B=_B, d=_D, n=_N, s=_S)
 def matmul_intensity(B, d, n, s):
     """I_ideal = 2 B d n / (s (B d + d n + B n)) (Ch. 28 Eq. 28.4; Eq. 28.6/28.7 at d = n = 4096, s = 2)."""
-    b, dd, nn = count("B", B), count("d", d), count("n", n)
-    ss = magnitude("s", s, "byte", gt=0)
-    return out(2.0 * b * dd * nn / (ss * (b * dd + dd * nn + b * nn)), "FLOP/byte")
+    return arithmetic_intensity.kernel(matmul_flops.kernel(B, d, n), matmul_bytes.kernel(B, d, n, s))
 
 
+@calculator(returns="FLOP/byte", B=_B, s=_S)
 def matmul_intensity_weight_dominated(B, s):
     """I_ideal ~= 2B / s when d = n >> B (weights dominate the traffic), Ch. 28 Eq. 28.5."""
-    b = count("B", B)
-    ss = magnitude("s", s, "byte", gt=0)
-    return out(2.0 * b / ss, "FLOP/byte")
+    return 2.0 * B / s
 
 
+@calculator(returns="FLOP/byte", d=_D, n=_N, s=_S)
 def max_matmul_intensity(d, n, s):
     """The limit of Eq. 28.4 as B grows without bound: 2 d n / (s (d + n))."""
-    dd, nn = count("d", d), count("n", n)
-    ss = magnitude("s", s, "byte", gt=0)
-    return out(2.0 * dd * nn / (ss * (dd + nn)), "FLOP/byte")
+    return 2.0 * d * n / (s * (d + n))
 
 
+@calculator(returns=None, I_target=qty("FLOP/byte", gt=0, doc="intensity to reach"), d=_D, n=_N, s=_S)
 def min_batch_for_intensity(I_target, d, n, s):
     """Least whole B with I_ideal(B) >= I_target (Eq. 28.4 solved for B; Exercise 28.2).
 
     2Bdn >= I s (Bd + dn + Bn)  =>  B >= I s d n / (2 d n - I s (d + n)).
     Raises InputError when I_target is at or above the B -> infinity limit 2dn / (s(d+n)).
     """
-    it = magnitude("I_target", I_target, "FLOP/byte", gt=0)
-    dd, nn = count("d", d), count("n", n)
-    ss = magnitude("s", s, "byte", gt=0)
-    denom = 2.0 * dd * nn - it * ss * (dd + nn)
+    denom = 2.0 * d * n - I_target * s * (d + n)
     if np.any(denom <= 0):
-        limit = 2.0 * dd * nn / (ss * (dd + nn))
+        limit = max_matmul_intensity.kernel(d, n, s)
         raise InputError(
             f"I_target must be < {np.min(limit):.6g} FLOP/byte (the B -> infinity limit 2dn/(s(d+n))); "
             f"got {I_target}"
         )
-    b = it * ss * dd * nn / denom
+    b = I_target * s * d * n / denom
     # guard against float noise just above an integer
     b_int = np.ceil(b - 1e-9 * np.maximum(b, 1.0))
     return int(b_int) if np.ndim(b_int) == 0 else b_int.astype(int)

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fleetcalc.core.validate import InputError, count
+import numpy as np
+
+from fleetcalc.core.calculator import anything, calculator, whole
+from fleetcalc.core.validate import InputError, count, magnitude
 
 __all__ = ["Node", "Job", "GangScheduler", "greedy_allocation", "GreedyResult", "simulate_gang"]
 
@@ -204,13 +207,30 @@ class GreedyResult:
     deadlocked: bool
 
 
+def _one_count(name, value) -> int:
+    """A checked whole number that must be one number (the simulations are scalar)."""
+    if np.ndim(value):
+        raise InputError(f"{name} must be one whole number; got an array: {value!r}")
+    return int(value)
+
+
+def _job_table(jobs, what):
+    if not isinstance(jobs, dict) or not jobs:
+        raise InputError(f"jobs needs a non-empty dict of job name -> {what}; got {jobs!r}")
+    return jobs
+
+
+@calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> devices needed"),
+            order=anything("job names in task-arrival order; None: round-robin across jobs"))
 def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
     """Per-task allocation: each task grabs one free device as it arrives and holds it until its
     job can start. ``jobs`` maps name -> devices needed; tasks arrive in ``order`` (default:
     round-robin across jobs). Deadlock: devices are exhausted, no job is complete, and nothing
     is running that could free a device (Ch. 28 §28.8, why gang scheduling exists)."""
-    free = int(count("total_devices", total_devices))
-    need = {j: int(count(f"jobs[{j}]", k)) for j, k in jobs.items()}
+    free = _one_count("total_devices", total_devices)
+    need = {j: int(count(f"jobs[{j!r}]", k)) for j, k in _job_table(jobs, "devices").items()}
+    if order is not None and (not isinstance(order, (list, tuple)) or any(j not in need for j in order)):
+        raise InputError(f"order must list job names from jobs ({', '.join(map(repr, need))}); got {order!r}")
     if order is None:
         order, left = [], dict(need)
         while any(left.values()):
@@ -237,19 +257,26 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
     return GreedyResult(holdings=held, started=started, deadlocked=deadlocked)
 
 
+@calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> (devices, duration)"),
+            devices_per_node=whole())
 def simulate_gang(total_devices, jobs, devices_per_node=8):
     """Run jobs (name -> (devices, duration)) FIFO through a :class:`GangScheduler` on one pool.
 
     Returns a list of (name, start, end, devices). Each job waits until its whole group fits.
     """
-    total = int(count("total_devices", total_devices))
-    k = int(count("devices_per_node", devices_per_node))
+    total = _one_count("total_devices", total_devices)
+    k = _one_count("devices_per_node", devices_per_node)
     if total % k:
         raise InputError(f"total_devices must be a multiple of devices_per_node ({k}); got {total}")
+    for name, spec in _job_table(jobs, "(devices, duration)").items():
+        if not isinstance(spec, (list, tuple)) or len(spec) != 2:
+            raise InputError(f"jobs[{name!r}] needs (devices, duration); got {spec!r}")
+        count(f"jobs[{name!r}] devices", spec[0])
+        magnitude(f"jobs[{name!r}] duration", spec[1], "", ge=0)
     sched = GangScheduler([Node(f"n{i}", k) for i in range(total // k)], reservation_timeout=1e9)
     for name, (dev, dur) in jobs.items():
         if dev > total:
-            raise InputError(f"job {name!r} needs {dev} devices; the pool has {total}")
+            raise InputError(f"jobs[{name!r}] needs {dev} devices; total_devices is {total}")
         sched.submit(Job(name, dev, dur))
     now, running, timeline = 0.0, {}, []
     while sched.queue or running:

@@ -4,13 +4,18 @@ checkpoint windows and restore bounds (Eq. 28.16-28.22, Example 27.2).
 Request rates (IOPS) are in ``request/s`` (a plain ``1/s`` is accepted too); a request size is the
 payload of one request in bytes. ``S_c`` is a checkpoint's size (byte). Every bound here counts
 useful state bytes only: retries, checksums and redundancy coding add back-end traffic (§28.6).
+
+A size over a bandwidth is :func:`fleetcalc.physics.links.transfer_time` (shard interval, window
+time, restore bounds); a size over a time is :func:`transfer_bandwidth` (Eq. 28.19, 28.20).
 """
 from __future__ import annotations
 
 import numpy as np
 import pint
 
-from fleetcalc.core.validate import InputError, UnitMismatch, count, magnitude, out
+from fleetcalc.core.calculator import Param, anything, calculator, qty, whole
+from fleetcalc.core.validate import InputError, UnitMismatch, magnitude, out
+from fleetcalc.physics import links
 
 __all__ = [
     "effective_bandwidth", "bandwidth_limit", "in_flight_requests", "aggregate_token_rate",
@@ -20,128 +25,128 @@ __all__ = [
     "restore_time_serial", "restore_bottleneck", "object_count",
 ]
 
+_STAGES = "list of stage bandwidths (byte/s quantities > 0), or one Quantity array"
 
-def _rate(name, value, **bounds):
-    """A request rate in request/s; a plain 1/s quantity is read as requests per second."""
-    try:
-        return magnitude(name, value, "request/s", **bounds)
-    except UnitMismatch:
+
+class _RequestRate(Param):
+    """A request rate, declared in request/s; a plain 1/s quantity is read as requests per second."""
+
+    def check(self, name, value):
         try:
-            return magnitude(name, value, "1/s", **bounds)
+            return super().check(name, value)
         except UnitMismatch:
-            raise UnitMismatch(f"{name} needs a rate in request/s (e.g. Q_(10000, 'request/s')); got {value!r}") from None
+            try:
+                return magnitude(name, value, "1/s", gt=self.gt, ge=self.ge, lt=self.lt, le=self.le)
+            except UnitMismatch:
+                raise UnitMismatch(f"{name} needs a rate in request/s (e.g. Q_(10000, 'request/s')); "
+                                   f"got {value!r}") from None
 
 
+def _request_rate(*, gt=None, ge=None, doc=""):
+    """A request rate parameter (request/s, or 1/s read as requests per second)."""
+    return _RequestRate("quantity", "request/s", gt=gt, ge=ge, doc=doc or "a plain 1/s is read as request/s")
+
+
+@calculator(returns="byte/s", beta_io=qty("byte/s", gt=0, doc="link bandwidth"), iops=_request_rate(gt=0),
+            request_size=qty("byte", gt=0))
 def effective_bandwidth(beta_io, iops, request_size):
     """beta_effective <= min(beta_io, a q): the link roof vs the request-rate roof, Ch. 28 Eq. 28.16."""
-    b = magnitude("beta_io", beta_io, "byte/s", gt=0)
-    a = _rate("iops", iops, gt=0)
-    q = magnitude("request_size", request_size, "byte", gt=0)
-    return out(np.minimum(b, a * q), "byte/s")
+    return np.minimum(beta_io, iops * request_size)
 
 
+@calculator(returns=None, beta_io=qty("byte/s", gt=0, doc="link bandwidth"), iops=_request_rate(gt=0),
+            request_size=qty("byte", gt=0))
 def bandwidth_limit(beta_io, iops, request_size) -> str:
     """Which roof of Eq. 28.16 binds: 'requests' (a q < beta_io), 'link', or 'both' (equal)."""
-    b = magnitude("beta_io", beta_io, "byte/s", gt=0)
-    a = _rate("iops", iops, gt=0)
-    q = magnitude("request_size", request_size, "byte", gt=0)
-    for name, v in (("beta_io", b), ("iops", a), ("request_size", q)):
+    for name, v in (("beta_io", beta_io), ("iops", iops), ("request_size", request_size)):
         if np.ndim(v):
             raise InputError(f"bandwidth_limit takes one value per argument (it returns one label); "
                              f"got an array for {name}: {v}")
-    b, a, q = float(b), float(a), float(q)
+    b, a, q = float(beta_io), float(iops), float(request_size)
     if np.isclose(a * q, b, rtol=1e-12):
         return "both"
     return "requests" if a * q < b else "link"
 
 
+@calculator(returns="request", rate=_request_rate(ge=0),
+            latency=qty("s", ge=0))
 def in_flight_requests(rate, latency):
     """Mean requests in flight ~= a l (Little's law), Ch. 28 §28.6 (queue depth)."""
-    a = _rate("rate", rate, ge=0)
-    l = magnitude("latency", latency, "s", ge=0)
-    return out(a * l, "request")
+    return rate * latency
 
 
+@calculator(returns="token/s", devices=whole(), rate_per_device=qty("token/s", gt=0))
 def aggregate_token_rate(devices, rate_per_device):
     """r_t = devices x per-device token rate, Ch. 28 Eq. 28.17 (Example 27.2: 64 x 20000)."""
-    n = count("devices", devices)
-    r = magnitude("rate_per_device", rate_per_device, "token/s", gt=0)
-    return out(n * r, "token/s")
+    return devices * rate_per_device
 
 
+@calculator(returns="byte/s", token_rate=qty("token/s", ge=0), bytes_per_token=qty("byte/token", gt=0))
 def token_read_bandwidth(token_rate, bytes_per_token):
     """beta_token = s_tok r_t, the least read rate for token ids, Ch. 28 Eq. 28.18."""
-    r = magnitude("token_rate", token_rate, "token/s", ge=0)
-    s = magnitude("bytes_per_token", bytes_per_token, "byte/token", gt=0)
-    return out(r * s, "byte/s")
+    return token_rate * bytes_per_token
 
 
+@calculator(returns="request/s", byte_rate=qty("byte/s", ge=0), request_size=qty("byte", gt=0))
 def request_rate(byte_rate, request_size):
     """Requests per second needed to carry byte_rate in requests of request_size: beta / q (§28.6)."""
-    b = magnitude("byte_rate", byte_rate, "byte/s", ge=0)
-    q = magnitude("request_size", request_size, "byte", gt=0)
-    return out(b / q, "request/s")
+    return byte_rate / request_size
 
 
+@calculator(returns="request/s", token_rate=qty("token/s", ge=0), tokens_per_request=qty("token", gt=0))
 def requests_for_tokens(token_rate, tokens_per_request):
     """r_t / tokens per request (Example 27.2: 1.28e6 / 4096 = 312.5 request/s), Ch. 28 §28.6."""
-    r = magnitude("token_rate", token_rate, "token/s", ge=0)
-    n = magnitude("tokens_per_request", tokens_per_request, "token", gt=0)
-    return out(r / n, "request/s")
+    return token_rate / tokens_per_request
 
 
+@calculator(returns="s", shard_size=qty("byte", gt=0), byte_rate=qty("byte/s", gt=0, doc="long-run read rate"))
 def shard_interval(shard_size, byte_rate):
     """Mean time between shard reads at a long-run byte rate: q / beta (Example 27.2, §28.6)."""
-    q = magnitude("shard_size", shard_size, "byte", gt=0)
-    b = magnitude("byte_rate", byte_rate, "byte/s", gt=0)
-    return out(q / b, "s")
+    return links.transfer_time.kernel(shard_size, byte_rate)
 
 
+@calculator(returns="byte/s", size=qty("byte", ge=0), time=qty("s", gt=0))
 def transfer_bandwidth(size, time):
     """Bandwidth needed to move size bytes in time: size / time (Ch. 28 Eq. 28.19/28.20)."""
-    s = magnitude("size", size, "byte", ge=0)
-    t = magnitude("time", time, "s", gt=0)
-    return out(s / t, "byte/s")
+    return size / time
 
 
+@calculator(returns="byte/s", S_c=qty("byte", ge=0, doc="checkpoint size"), period=qty("s", gt=0, doc="time between checkpoints"))
 def checkpoint_average_bandwidth(S_c, period):
     """Long-run mean write rate of periodic checkpoints: S_c / period, Ch. 28 Eq. 28.19."""
-    s = magnitude("S_c", S_c, "byte", ge=0)
-    t = magnitude("period", period, "s", gt=0)
-    return out(s / t, "byte/s")
+    return transfer_bandwidth.kernel(S_c, period)
 
 
+@calculator(returns="byte/s", S_c=qty("byte", ge=0, doc="checkpoint size"), window=qty("s", gt=0, doc="time allowed to persist it"))
 def checkpoint_window_bandwidth(S_c, window):
     """Write rate needed to persist S_c within the window: S_c / window, Ch. 28 Eq. 28.20."""
-    s = magnitude("S_c", S_c, "byte", ge=0)
-    t = magnitude("window", window, "s", gt=0)
-    return out(s / t, "byte/s")
+    return transfer_bandwidth.kernel(S_c, window)
 
 
+@calculator(returns=None, total=anything("a quantity >= 0 in any unit (the result keeps it)"), shares=whole())
 def per_share(total, shares):
     """An evenly split total: total / shares (per node, per process; Example 27.2). Keeps units."""
-    n = count("shares", shares)
     if not hasattr(total, "units"):
         raise UnitMismatch(f"total needs a quantity (bytes, byte/s, ...); got the plain number {total!r}")
     mag = magnitude("total", total, str(total.units), ge=0)
-    return out(mag / n, str(total.units))
+    return out(mag / shares, str(total.units))
 
 
+@calculator(returns="byte/s", capacity=qty("byte/s", gt=0, doc="the shared path"), used=qty("byte/s", ge=0, doc="taken by others"))
 def spare_bandwidth(capacity, used):
     """What is left of a shared path: capacity - used (Example 27.2: 40 - 24 = 16 GiB/s)."""
-    c = magnitude("capacity", capacity, "byte/s", gt=0)
-    u = magnitude("used", used, "byte/s", ge=0)
-    if np.any(u >= c):
-        raise InputError(f"used must be < capacity ({np.min(c):.6g} byte/s) to leave spare bandwidth; got {used}")
-    return out(c - u, "byte/s")
+    if np.any(used >= capacity):
+        raise InputError(f"used must be < capacity ({np.min(capacity):.6g} byte/s) to leave spare bandwidth; "
+                         f"got {np.max(used):.6g} byte/s")
+    return capacity - used
 
 
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), capacity=qty("byte/s", gt=0, doc="the shared path"),
+            used=qty("byte/s", ge=0, doc="taken by others; None: nothing"))
 def checkpoint_window_time(S_c, capacity, used=None):
     """t_c,min = S_c / (capacity - used): least time to persist S_c on what others leave, Ch. 28 Eq. 28.21."""
-    s = magnitude("S_c", S_c, "byte", ge=0)
-    spare = capacity if used is None else spare_bandwidth(capacity, used)
-    b = magnitude("capacity" if used is None else "capacity - used", spare, "byte/s", gt=0)
-    return out(s / b, "s")
+    spare = capacity if used is None else spare_bandwidth.kernel(capacity, used)
+    return links.transfer_time.kernel(S_c, spare)
 
 
 def _stages(name, stages):
@@ -154,21 +159,33 @@ def _stages(name, stages):
                                            for i, s in enumerate(stages)]))
 
 
+def _stage_times(S_c, stage_bandwidths):
+    """S_c / beta_i for every stage (links.transfer_time), stages along axis 0 and then the shape of S_c."""
+    b = _stages("stage_bandwidths", stage_bandwidths)
+    extra = np.ndim(S_c) - (b.ndim - 1)
+    if extra > 0:
+        b = b.reshape(b.shape[:1] + (1,) * extra + b.shape[1:])
+    try:
+        return links.transfer_time.kernel(S_c, b)
+    except ValueError:
+        raise InputError(f"S_c (shape {np.shape(S_c)}) and each of stage_bandwidths (shape {b.shape[1:]}) "
+                         f"must have shapes that broadcast together") from None
+
+
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES))
 def restore_time_lower_bound(S_c, stage_bandwidths):
     """t_restore >= max_i S_c / beta_i over fully pipelined stages (read, network, device load),
     Ch. 28 Eq. 28.22."""
-    s = magnitude("S_c", S_c, "byte", ge=0)
-    b = _stages("stage_bandwidths", stage_bandwidths)
-    return out(np.max(s / b, axis=0), "s")
+    return np.max(_stage_times(S_c, stage_bandwidths), axis=0)
 
 
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES))
 def restore_time_serial(S_c, stage_bandwidths):
     """Transfer time when the stages run one after another: sum_i S_c / beta_i (Ch. 28 §28.6, after Eq. 28.22)."""
-    s = magnitude("S_c", S_c, "byte", ge=0)
-    b = _stages("stage_bandwidths", stage_bandwidths)
-    return out(np.sum(s / b, axis=0), "s")
+    return np.sum(_stage_times(S_c, stage_bandwidths), axis=0)
 
 
+@calculator(returns=None, stage_bandwidths=anything(_STAGES))
 def restore_bottleneck(stage_bandwidths) -> int:
     """Index of the slowest stage in Eq. 28.22 (the one that sets the pipelined bound)."""
     b = _stages("stage_bandwidths", stage_bandwidths)
@@ -177,9 +194,9 @@ def restore_bottleneck(stage_bandwidths) -> int:
     return int(np.argmin(b))
 
 
+@calculator(returns=None, S_c=qty("byte", gt=0, doc="checkpoint size"), object_size=qty("byte", gt=0))
 def object_count(S_c, object_size):
-    """Objects per checkpoint: ceil(S_c / object size) (Example 27.2: 2 TiB / 64 MiB = 32768)."""
-    s = magnitude("S_c", S_c, "byte", gt=0)
-    q = magnitude("object_size", object_size, "byte", gt=0)
-    n = np.ceil(s / q - 1e-9)
+    """Objects per checkpoint: ceil(S_c / object size) (Example 27.2: 2 TiB / 64 MiB = 32768).
+    Returns a whole number (an int, or an int array)."""
+    n = np.ceil(S_c / object_size - 1e-9)
     return int(n) if np.ndim(n) == 0 else n.astype(int)

@@ -4,7 +4,7 @@ Ch. 28 Fig. 28.3 shows that the same count of devices can give different data pa
 DGX H100-like node from the catalog (Vol. 2 §2.6, line 2010-2012: two CPUs, each a PCIe root
 complex; 8 GPUs, 8 InfiniBand HCAs, half behind each CPU; an NVLink/NVSwitch fabric between the
 GPUs) and highlight the routes that cross the socket interconnect. The labels are catalog values
-(``hw``) or calculator results (:func:`fleetcalc.physics.node.effective_bandwidth_numa` for the socket hop).
+(``hw``) or calculator results (:func:`fleetcalc.physics.pipeline.effective_bandwidth_numa` for the socket hop).
 
 The routing itself is a small calculator here (:func:`route`, :func:`crosses_socket`), because no
 library module models a node's component graph: a route is the list of components a transfer
@@ -13,7 +13,7 @@ passes, and it crosses the socket link exactly when its two ends sit under diffe
 from __future__ import annotations
 
 from fleetcalc.core.catalog import hw
-from fleetcalc.physics.node import effective_bandwidth_numa
+from fleetcalc.physics.pipeline import effective_bandwidth_numa
 from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 

@@ -28,8 +28,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "lib"))
+from workbook import ROOT
 CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3")
 GUIDES = ROOT / "instructor"
 BLOCKS = ("overview", "errata", "exercises")
@@ -263,8 +262,7 @@ def _id_key(ex_id: str):
 
 
 def exercises_block(chapter: str, secs: list[Section]) -> str:
-    sys.path.insert(0, str(ROOT / "tools"))
-    from answer_key import all_exercises  # the key, from the solution notebooks' answer-key cells
+    from workbook.answer_key import all_exercises  # the key, from the solution notebooks' answer-key cells
 
     bank = {k: e for k, e in all_exercises().items() if e.chapter == chapter}
     cited: dict[str, list[Section]] = {}

@@ -2,12 +2,12 @@
 
 A static page has no kernel, so a panel there is a picture of its saved state. To let a reader
 still see the idea move, the site build runs each chapter notebook's code once more (in-process,
-with tools/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
+with lib/workbook/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
 its first knob) across the knob's range with every other knob at its starting value (the book's
 value). Each position gives one frame: the picture (lossless WebP) and the readout table (HTML).
 
-    python tools/scrub.py render chapters/ch28/28_5_collectives.md ...   # fills _build/.cache/scrub/
-    python tools/scrub.py stats                                          # frame counts and sizes
+    workbook scrub render chapters/ch28/28_5_collectives.md ...          # fills _build/.cache/scrub/
+    workbook scrub stats                                                 # frame counts and sizes
 
 A notebook's frames are cached under ``_build/.cache/scrub/<key>/`` where the key hashes the
 notebook source, the calculator library (lib/) and this file: a rebuild renders only what changed.
@@ -25,13 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
 CACHE = ROOT / "_build" / ".cache" / "scrub"
 FRAMES = 21          # positions along a slider (the starting value is added when it falls between)
 MAX_OPTIONS = 24     # a dropdown shows each option up to this many
 FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
-
-sys.path.insert(0, str(ROOT / "tools"))
 
 
 def _lib_hash() -> str:
@@ -146,7 +144,7 @@ def render_notebook(md: Path, force: bool = False) -> dict:
     man_path = out / "manifest.json"
     if man_path.is_file() and not force:
         return json.loads(man_path.read_text(encoding="utf-8"))
-    from panel_harness import collect
+    from workbook.panel_harness import collect
 
     t0 = time.perf_counter()
     res = collect(md)

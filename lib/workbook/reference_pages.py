@@ -30,7 +30,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
 GLOSSARY = ROOT / "site" / "glossary.toml"
 GLOSSARY_LINES = ROOT / "tests" / "data" / "glossary_source_lines.txt"
 STATUS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",

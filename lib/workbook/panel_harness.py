@@ -10,9 +10,9 @@ A cell that raises is reported (:class:`CellFailure`), never hidden; later cells
 one broken cell does not hide the panels after it (a failure that follows an earlier one is
 marked ``after_failure``). Cells tagged ``raises-exception`` may raise.
 
-    python tools/panel_harness.py [PATH.md ...]      # list panels and failing cells (rc 1 on failures)
+    workbook panels [PATH.md ...]                    # list panels and failing cells (rc 1 on failures)
 
-    from tools.panel_harness import collect, collect_all, notebook_sources
+    from workbook.panel_harness import collect, collect_all, notebook_sources
     for res in collect_all():
         for rec in res.panels: rec.panel.compute_at(B=4)
 """
@@ -28,13 +28,11 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
+
 NOTEBOOK_DIRS = ("chapters", "solutions", "exercises")
 
 os.environ.setdefault("MPLBACKEND", "Agg")
-if str(ROOT / "lib") not in sys.path:  # a checkout without the editable install still works
-    sys.path.insert(0, str(ROOT / "lib"))
-
 
 @dataclass
 class PanelRecord:

@@ -1,6 +1,6 @@
 """Seeded exercise variants, one per student of a roster, for homework and exams.
 
-    python tools/variants.py --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR]
+    workbook variants --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR]
     make variants ROSTER=roster.csv [SEED=0] [SET=ch28/ex28_09_10] [OUT=_build/variants]
 
 The roster is a CSV with a column ``id`` (or ``student_id``/``student``; else the first column).
@@ -16,7 +16,7 @@ answer is finite and non-zero, and the draw differs from the book's inputs. The 
 * ``DIR/answer_key.csv`` and ``DIR/answer_key.md``: every student's answers, computed by the lib
   from the student's inputs. Keep these two files from students.
 
-``tools/grade.py --roster roster.csv --seed S`` recomputes each student's inputs the same way
+``workbook grade --roster roster.csv --seed S`` recomputes each student's inputs the same way
 (:func:`student_inputs`), so the grade never trusts the inputs written in a notebook.
 Same roster, seed and lib -> byte-identical files.
 """
@@ -33,15 +33,13 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
-sys.path.insert(0, str(ROOT / "tools"))
+from workbook import ROOT
 
 import nbformat  # noqa: E402
 
-import answer_key  # noqa: E402
-from fleetcalc.ui import exercises as _ex  # noqa: E402
-from fleetcalc.core.units import Q_, Quantity  # noqa: E402
+from workbook import answer_key
+from fleetcalc.ui import exercises as _ex
+from fleetcalc.core.units import Q_, Quantity
 
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 SIG = 3            # significant digits of a value drawn without a step
@@ -221,7 +219,7 @@ def _num(x: float) -> str:
 
 def student_notebook(set_name: str, student: str, seed: int):
     """The set's student notebook with ``student``'s inputs and seals (not executed)."""
-    import nb as nbtool
+    from workbook import nb as nbtool
 
     src = ROOT / "solutions" / f"{set_name}.md"
     exs = answer_key.load_set(src)
@@ -287,7 +285,7 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
 
 
 def main(argv=None) -> int:
-    from grade import read_roster
+    from workbook.grade import read_roster
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--roster", required=True, help="roster CSV (a column id, student_id or student)")

@@ -2,8 +2,8 @@
 
 Each solution notebook ``solutions/<chapter>/<set>.md`` has one code cell tagged ``answer-key``
 that registers its exercises (``fleetcalc.ui.exercises.register``). This module runs those cells in
-the instructor's process, for the generator (``tools/nb.py exercises``), the variants
-(``tools/variants.py``), the grader (``tools/grade.py``) and the instructor guide. The key is never
+the instructor's process, for the generator (``workbook exercises``), the variants
+(``lib/workbook/variants.py``), the grader (``lib/workbook/grade.py``) and the instructor guide. The key is never
 written into ``exercises/``: a student notebook gets :func:`publish_source` instead (the inputs and
 sealed self-checks).
 
@@ -15,14 +15,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "lib"))  # works from a checkout even without the editable install
+from workbook import ROOT
 
-from fleetcalc.ui import exercises as _ex  # noqa: E402
-from fleetcalc.core.units import Q_, Quantity  # noqa: E402
+from fleetcalc.ui import exercises as _ex
+from fleetcalc.core.units import Q_, Quantity
 
 KEY_TAG = "answer-key"
 _CELL = re.compile(r"```\{code-cell\}[^\n]*\n((?::[^\n]*\n)*)\n?(.*?)\n```", re.S)

@@ -1,6 +1,6 @@
 """Grade a folder of submitted exercise notebooks against the answer key.
 
-    python tools/grade.py FOLDER [--set ch28/ex28_09_10] [--timeout 60] [--jobs 2]
+    workbook grade FOLDER [--set ch28/ex28_09_10] [--timeout 60] [--jobs 2]
                                  [--roster roster.csv --seed 0]
     make grade SUBMISSIONS=FOLDER [SET=...] [TIMEOUT=60] [ROSTER=roster.csv SEED=0]
 
@@ -14,7 +14,7 @@ How a submission is judged
   default 60 s). Panels and the self-check are not graded, so the kernel stubs them out to save time.
 * Then the grader reads the answer variables (the part names of the set's exercises) out of the
   kernel as plain numbers and units, and judges them here, in the grader's process, with the key
-  built from the solution notebooks (``tools/answer_key.py``). Nothing the notebook prints counts,
+  built from the solution notebooks (``lib/workbook/answer_key.py``). Nothing the notebook prints counts,
   and nothing it redefines (``check``, the check cells, the lib) reaches the key.
 * Which exercise set: the notebook's ``fleetcalc.exercise_set`` metadata, else the generated
   note naming its solution, else the exercise ids its ``publish``/``check`` calls name. The folder's
@@ -54,10 +54,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "lib"))
+from workbook import ROOT
 
 COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 
@@ -290,8 +287,7 @@ def execute_submission(path: Path, names: list[str], limit: float) -> dict:
 
 def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, jobs: int = 2,
                  roster: list[str] | None = None, seed: int = 0, log=print) -> list[dict]:
-    import answer_key
-    import variants
+    from workbook import answer_key, variants
 
     folder = Path(folder)
     if not folder.is_dir():
@@ -392,7 +388,7 @@ def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
     fourth unanswered, every fourth with one wrong part, the rest right."""
     import nbformat
 
-    import answer_key
+    from workbook import answer_key
 
     exs = answer_key.load_set(ROOT / "solutions" / f"{set_name}.md")
     want = {}

@@ -1,13 +1,16 @@
 """Notebook pipeline: MyST sources -> executed .ipynb twins, and solutions -> exercises.
 
-    python tools/nb.py execute [PATH.md ...]   # default: every chapters/ and solutions/ source
-    python tools/nb.py exercises [--check] [SOLUTION.md ...]   # regenerate exercises/ from solutions/
-    python tools/nb.py pairs                   # report .md/.ipynb pairs whose cells differ
+    workbook execute [PATH.md ...]             # default: every chapters/ and solutions/ source
+    workbook exercises [--check] [SOLUTION.md ...]             # regenerate exercises/ from solutions/
+    workbook pairs                             # report .md/.ipynb pairs whose cells differ
 
 Safety: nothing a student typed is overwritten.
 * ``execute`` refuses to replace an .ipynb whose cells were edited after it was built (its
   recorded source hash matches the .md, but its cells no longer do). Edit the .md (or save from
   JupyterLab with jupytext, which writes both), or pass ``--force``.
+* ``execute`` skips a notebook whose source, library (lib/) and data files beside it are unchanged
+  since it was last executed here, and whose executed twin is as that run wrote it (a record kept
+  in _build/.cache/executed.json, never committed); ``--rerun`` executes it anyway.
 * ``exercises`` writes student notebooks without answers (see :func:`to_exercise`): the answer-key
   cell becomes a sealed ``publish`` card, solution regions become stubs, model answers become
   "Your answer" cells with the rubric's self-check list, panels stay closed until answered.
@@ -29,10 +32,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from slides import add_slide_metadata  # noqa: E402  (tools/slides.py)
-
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
+from workbook.slides import add_slide_metadata
 SOURCE_DIRS = ("chapters", "solutions")
 MANIFEST = ROOT / "exercises" / ".generated.json"
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -100,6 +101,44 @@ def build_ipynb(md: Path, force: bool = False) -> Path:
     return out
 
 
+def _freshness_path() -> Path:
+    return ROOT / "_build" / ".cache" / "executed.json"
+
+
+def _tree_sha(files) -> str:
+    h = hashlib.sha256()
+    for f in sorted(files):
+        if f.is_file() and "__pycache__" not in f.parts and ".egg-info" not in str(f) and f.suffix != ".pyc":
+            h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def inputs_sha(md: Path, lib_sha: str) -> str:
+    """What an executed twin depends on besides its own source: the library and the data files
+    in the notebook's folder (everything there but the notebooks themselves)."""
+    data = [f for f in md.parent.iterdir() if f.suffix not in (".md", ".ipynb")]
+    return sha(lib_sha + _tree_sha(data))
+
+
+def _record(md: Path, lib_sha: str) -> dict:
+    out = md.with_suffix(".ipynb")
+    return {"source": sha(md.read_text(encoding="utf-8")), "inputs": inputs_sha(md, lib_sha),
+            "ipynb": hashlib.sha256(out.read_bytes()).hexdigest()[:16] if out.exists() else None}
+
+
+def _update_freshness(records: dict) -> None:
+    """Merge ``records`` into the freshness record, under a lock (several runs may overlap)."""
+    import fcntl
+
+    path = _freshness_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        known = json.loads(path.read_text()) if path.exists() else {}
+        known.update(records)
+        path.write_text(json.dumps(dict(sorted(known.items())), indent=1) + "\n")
+
+
 def _build_one(args):
     md, force = args
     try:
@@ -116,18 +155,32 @@ def default_sources() -> list[Path]:
     return [p for p in out if p.name != "README.md" and "_build" not in p.parts]
 
 
-def execute(paths: list[str], force: bool, jobs: int) -> int:
+def execute(paths: list[str], force: bool, jobs: int, rerun: bool = False) -> int:
+    """Execute the sources ``paths`` (default: all) into their .ipynb twins; without ``rerun`` or
+    ``force``, a source whose twin is fresh (see the module docstring) is skipped."""
     mds = [Path(p) for p in paths] if paths else default_sources()
-    mds = [p.with_suffix(".md") if p.suffix == ".ipynb" else p for p in mds]
-    failures = 0
+    mds = [(p.with_suffix(".md") if p.suffix == ".ipynb" else p).resolve() for p in mds]
+    lib_sha = _tree_sha((ROOT / "lib").rglob("*"))
+    path = _freshness_path()
+    known = json.loads(path.read_text()) if path.exists() else {}
+    key = {m: m.relative_to(ROOT).as_posix() for m in mds}
+    todo = [m for m in mds if rerun or force or known.get(key[m]) != _record(m, lib_sha)]
+    if len(todo) < len(mds):
+        print(f"{len(mds) - len(todo)} notebook(s) fresh: source, library and executed twin unchanged "
+              f"since they were last executed here (--rerun executes them anyway)")
+    failures, done = 0, {}
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for md, err in pool.map(_build_one, [(str(m), force) for m in mds]):
-            rel = Path(md).resolve().relative_to(ROOT)
+        for md, err in pool.map(_build_one, [(str(m), force) for m in todo]):
+            md = Path(md)
+            rel = md.relative_to(ROOT)
             if err:
                 failures += 1
                 print(f"FAILED {rel}: {err[:2000]}", file=sys.stderr)
             else:
+                done[key[md]] = _record(md, lib_sha)
                 print(f"executed {rel.with_suffix('.ipynb')}")
+    if done:
+        _update_freshness(done)
     return 1 if failures else 0
 
 
@@ -236,7 +289,7 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
       cell is kept); ``rubric`` and ``solution-only`` cells are dropped;
     * each panel is closed ("answer first") and placed after its exercise's last check cell.
     """
-    from answer_key import publish_source, run_key, salt_for
+    from workbook.answer_key import publish_source, run_key, salt_for
 
     set_name = source_rel.removeprefix("solutions/").removesuffix(".md")
     salt = salt_for(set_name) if salt is None else salt
@@ -423,8 +476,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("execute")
-    e.add_argument("paths", nargs="*")
-    e.add_argument("--force", action="store_true")
+    e.add_argument("paths", nargs="*", help="notebook sources (default: every chapters/ and solutions/ source)")
+    e.add_argument("--force", action="store_true", help="overwrite an executed twin whose cells were edited")
+    e.add_argument("--rerun", action="store_true", help="execute fresh notebooks too")
     e.add_argument("-j", "--jobs", type=int, default=2)
     x = sub.add_parser("exercises")
     x.add_argument("paths", nargs="*", help="solution sources to regenerate (default: all)")
@@ -435,7 +489,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     try:
         if a.cmd == "execute":
-            return execute(a.paths, a.force, a.jobs)
+            return execute(a.paths, a.force, a.jobs, rerun=a.rerun)
         if a.cmd == "exercises":
             return generate_exercises(check=a.check, jobs=a.jobs, force=a.force, only=a.paths or None)
         problems = pair_problems()

@@ -1,7 +1,7 @@
 """Lecture mode: slide metadata (RISE / jupyterlab-slideshow) from a notebook's structure.
 
-    python tools/slides.py [PATH.ipynb ...]     # default: every executed notebook in chapters/ and solutions/
-    python tools/slides.py --check [PATH ...]   # exit 1 if a notebook's slide metadata is missing or stale
+    workbook slides [PATH.ipynb ...]            # default: every executed notebook in chapters/ and solutions/
+    workbook slides --check [PATH ...]          # exit 1 if a notebook's slide metadata is missing or stale
 
 Only ``cell.metadata["slideshow"]`` and the notebook's ``metadata["rise"]`` are written: cell sources,
 outputs, tags and ids stay exactly as they were, so nbval and the static site see the same notebook.
@@ -36,7 +36,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT
 DIRS = ("chapters", "solutions")
 NOTES_WORDS = 150
 RISE = {"scroll": True, "enable_chalkboard": True}   # long slides scroll; [ and ] draw on a slide
@@ -133,7 +133,7 @@ def apply(path: Path, check: bool = False) -> bool:
     nb = nbformat.reads(before, as_version=4)
     add_slide_metadata(nb)
     after = nbformat.writes(nb)
-    if not after.endswith("\n"):   # what nbformat.write (tools/nb.py) does
+    if not after.endswith("\n"):   # what nbformat.write (lib/workbook/nb.py) does
         after += "\n"
     if after == before:
         return False

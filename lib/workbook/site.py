@@ -1,8 +1,8 @@
 """Build the workbook's static sites (Jupyter Book 1.x) and its JupyterLite site from book.yml.
 
-    python tools/site.py build [--site student|instructor|all] [--jobs N]   # -> _build/<site>/
-    python tools/site.py lite                                               # -> _build/lite/
-    python tools/site.py stage [--site ...]                                 # only write _build/.stage/
+    workbook site build [--site student|instructor|all] [--jobs N]          # -> _build/<site>/
+    workbook site lite                                                      # -> _build/lite/
+    workbook site stage [--site ...]                                        # only write _build/.stage/
 
 What `build` does, per site (student, instructor):
 1. expands the globs of book.yml (a new notebook appears without editing it) into a staging
@@ -10,7 +10,7 @@ What `build` does, per site (student, instructor):
    plain .md pages, site/index.md as the landing page, site/_static/;
    * every page with panels gets a note that a slider needs a running kernel;
    * static scrubbing: each panel of a chapter page gets a range under its picture that steps
-     its main knob through frames drawn at build time (tools/scrub.py renders them, in --jobs
+     its main knob through frames drawn at build time (lib/workbook/scrub.py renders them, in --jobs
      processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
    * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
      that notebook) and Binder (book.yml `launch:`);
@@ -18,7 +18,7 @@ What `build` does, per site (student, instructor):
      served as _static/fc-panels.css;
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
-2. writes the generated pages (number ledger, errata, glossary, notation: tools/reference_pages.py);
+2. writes the generated pages (number ledger, errata, glossary, notation: lib/workbook/reference_pages.py);
 3. copies the widget and MathJax JavaScript (npm packages, cached under _build/.cache/) into
    _static/, so the pages never load code from a CDN;
 4. writes _config.yml and _toc.yml into the staging folder and runs Sphinx with warnings as
@@ -45,7 +45,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+from workbook import ROOT, ROOT_ENV
 BUILD = ROOT / "_build"
 STAGE = BUILD / ".stage"
 CACHE = BUILD / ".cache"
@@ -55,7 +55,10 @@ ASSET_EXT = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".csv", ".json", ".toml", 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNEL_NOTE_TAG = "site-kernel-note"
 
-sys.path.insert(0, str(ROOT / "tools"))
+
+def _child_env() -> dict:
+    """The environment of a tool process started from here: the same workbook ROOT."""
+    return {**os.environ, ROOT_ENV: str(ROOT)}
 
 
 def load_book(path: Path | None = None) -> dict:
@@ -361,8 +364,8 @@ def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
 
 
 def render_frames(sources: list[Path], jobs: int = 2) -> int:
-    """Render the frames not yet cached, in ``jobs`` processes (tools/scrub.py). Returns rc."""
-    import scrub
+    """Render the frames not yet cached, in ``jobs`` processes (lib/workbook/scrub.py). Returns rc."""
+    from workbook import scrub
 
     keep = {scrub.cache_dir(p).name for p in sources}
     for old in sorted(scrub.CACHE.glob("*")):        # frames of earlier versions of the notebooks
@@ -373,8 +376,8 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
         return 0
     t0 = time.time()
     chunks = [todo[i::max(1, jobs)] for i in range(max(1, jobs))]
-    procs = [subprocess.Popen([sys.executable, str(ROOT / "tools" / "scrub.py"), "render",
-                               *[p.relative_to(ROOT).as_posix() for p in c]], cwd=ROOT,
+    procs = [subprocess.Popen([sys.executable, "-m", "workbook.scrub", "render",
+                               *[p.relative_to(ROOT).as_posix() for p in c]], cwd=ROOT, env=_child_env(),
                               stderr=subprocess.PIPE, text=True) for c in chunks if c]
     rc = 0
     for p in procs:
@@ -607,8 +610,8 @@ def stage_npm_assets(book: dict, st: Stager) -> None:
 
 def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, list[Part]]:
     book = book or load_book()
-    import reference_pages  # tools/reference_pages.py
-    import scrub as scrub_mod  # tools/scrub.py
+    from workbook import reference_pages
+    from workbook import scrub as scrub_mod
 
     root = STAGE / site
     st = Stager(root)
@@ -654,7 +657,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
                 st.copy(f, "_static/" + f.relative_to(static).as_posix())
     from fleetcalc.ui.widgets import PANEL_CSS  # one source for the panels' layout rules
 
-    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by tools/site.py. */\n"
+    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by lib/workbook/site.py. */\n"
              + PANEL_CSS.lstrip())
     ext = ROOT / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):
@@ -667,7 +670,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
             st.write(rel, text)
     missing = [d for d in generated if (root / (d + ".md")) not in st.written]
     if missing:
-        raise SystemExit(f"book.yml names generated pages that tools/reference_pages.py does not make: {missing}")
+        raise SystemExit(f"book.yml names generated pages that lib/workbook/reference_pages.py does not make: {missing}")
     st.write("_config.yml", yaml.safe_dump(_config(book, site), allow_unicode=True, sort_keys=False))
     st.write("_toc.yml", yaml.safe_dump(_toc(book, parts), allow_unicode=True, sort_keys=False))
     st.prune()
@@ -741,7 +744,7 @@ def build(sites: list[str], jobs: int = 2) -> int:
         while pending and len(procs) < max(1, jobs):
             s = pending.pop(0)
             log = open(BUILD / f"{s}.log", "w")
-            procs[s] = (subprocess.Popen([sys.executable, __file__, "_sphinx", s], cwd=ROOT,
+            procs[s] = (subprocess.Popen([sys.executable, "-m", "workbook.site", "_sphinx", s], cwd=ROOT, env=_child_env(),
                                          stdout=log, stderr=subprocess.PIPE, text=True), log)
         s = next(iter(procs))
         p, log = procs.pop(s)
@@ -780,7 +783,9 @@ def build_wheel(dest: Path) -> Path:
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, src / name)
-    shutil.copytree(ROOT / "lib", src / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
+    # the calculators only: the workbook's own tooling (lib/workbook/) has no place in the browser
+    shutil.copytree(ROOT / "lib" / "fleetcalc", src / "lib" / "fleetcalc",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
     res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                           "-w", str(dest), str(src)], capture_output=True, text=True,
                          env={**os.environ, "PIP_NO_INDEX": "1"})

@@ -1,14 +1,14 @@
 """The workbook's performance benchmark (``make bench``); writes bench/results.md.
 
-    python tools/bench.py                      # import time, every panel, panel builder vs interact, notebooks
-    python tools/bench.py --moves 10 --only 28_3 --skip-notebooks   # quick look at a few panels
-    python tools/bench.py --tests --site       # also time the whole test suite and the site build (long)
+    workbook bench                             # import time, every panel, panel builder vs interact, notebooks
+    workbook bench --moves 10 --only 28_3 --skip-notebooks          # quick look at a few panels
+    workbook bench --tests --site              # also time the whole test suite and the site build (long)
 
 What it measures (targets in brackets; see bench/README.md):
 
 * ``import fleetcalc`` in a fresh interpreter, median of 5 (< 0.3 s), and the heaviest imports;
 * every panel of every chapter and solution notebook (collected without a kernel by
-  tools/panel_harness.py): each slider moved across its range (``--moves`` per slider, every
+  lib/workbook/panel_harness.py): each slider moved across its range (``--moves`` per slider, every
   option of a dropdown), as a student would; per update the panel appends an ``UpdateRecord``
   (compute, table and draw seconds; full draw or blit) to ``Panel.updates``. Median and p95 per
   panel: total (< 100 ms median, < 150 ms p95; median of the panels' medians < 30 ms) and
@@ -43,11 +43,10 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from workbook import ROOT
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-from tools import panel_harness  # noqa: E402
+from workbook import panel_harness
 
 TARGETS = {"import_s": 0.3, "panel_median_ms": 100.0, "panel_p95_ms": 150.0, "median_of_medians_ms": 30.0,
            "compute_ms": 5.0, "notebook_s": 10.0}
@@ -399,7 +398,7 @@ def bench_builder_vs_interact(moves: int) -> dict:
 # ----------------------------------------------------------------------------- notebooks, tests, site
 
 def bench_notebooks(dirs, only: str | None) -> list[tuple[str, float, str]]:
-    import tools.nb as nb
+    from workbook import nb
 
     rows = []
     for src in panel_harness.notebook_sources(dirs):
@@ -430,7 +429,7 @@ def bench_command(cmd: list[str]) -> tuple[float, int, str]:
 
 def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks, extra) -> str:
     L = ["# Benchmark results", "",
-         f"Made by `{' '.join(['python tools/bench.py'] + [shlex.quote(a) for a in argv])}` "
+         f"Made by `{' '.join(['workbook bench'] + [shlex.quote(a) for a in argv])}` "
          f"(`make bench` runs it with the defaults).", "",
          f"Machine: {meta['machine']}; load average (1/5/15 min) at start {meta['load_start']}, "
          f"at end {meta['load_end']}. Timings on a shared machine are noisy; compare runs on one machine.", ""]
@@ -542,7 +541,7 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-compare", action="store_true")
     ap.add_argument("--skip-notebooks", action="store_true")
     ap.add_argument("--tests", action="store_true", help="time the whole test suite (long)")
-    ap.add_argument("--site", action="store_true", help="time the site build, tools/site.py build (long)")
+    ap.add_argument("--site", action="store_true", help="time the site build, workbook site build (long)")
     ap.add_argument("--jobs", type=int, default=2, help="pytest -n for --tests")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
     argv = sys.argv[1:] if argv is None else argv
@@ -575,10 +574,8 @@ def main(argv=None) -> int:
              "--nbval-current-env", "tests", "chapters", "solutions", "exercises"])
     if a.site:
         print("site build ...", flush=True)
-        if (ROOT / "tools" / "site.py").exists():
-            extra["Site build (tools/site.py build)"] = bench_command([sys.executable, "tools/site.py", "build"])
-        else:
-            extra["Site build"] = (0.0, -1, "tools/site.py does not exist yet")
+        extra["Site build (workbook site build)"] = bench_command(
+            [sys.executable, "-m", "workbook.cli", "site", "build"])
     meta["load_end"] = loadavg()
     out = Path(a.out)
     write_report(out, argv, meta, imp, panels, failures, cmp_, notebooks, extra)
