@@ -106,7 +106,7 @@ def malformed(p: Param, default) -> list[tuple[str, object]]:
         bad += [("nan", Q_(float("nan"), p.unit)), ("inf", Q_(float("inf"), p.unit)),
                 ("a plain number", 2.0), ("a wrong unit", Q_(2.0, "kelvin")),
                 ("an empty array", Q_(np.array([]), p.unit))]
-    else:
+    else:  # plain numbers and amounts
         bad += [("nan", float("nan")), ("inf", float("inf")), ("an empty array", np.array([])),
                 ("a wrong unit", Q_(2.0, "kelvin"))]
         if p.kind == "whole":

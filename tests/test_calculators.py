@@ -53,6 +53,8 @@ PLAIN: dict[str, str] = {
     "checkpoint.write_checkpoint": "a simulation step on an ObjectStore object; returns whether it committed",
     "checkpoint.restore_latest": "reads an ObjectStore object; returns a RestoreResult dataclass",
     "prefetch.queue_length_trace": "takes a PrefetchRun (a simulation result), not numbers",
+    "fabric.oversubscription": "port counts or capacities: the unit follows the arguments",
+    "energy.power_remainder": "takes any number of parts (total, *parts): a declaration names a fixed list",
 }
 
 # Values for parameters a declaration cannot describe (declared ``anything``), and the few calls
@@ -82,6 +84,9 @@ EXAMPLES: dict[str, dict] = {
     "scheduler.simulate_gang": dict(total_devices=16, jobs={"A": (12, 5.0), "B": (12, 3.0)}),
     **{f"storage.{f}": dict(stage_bandwidths=[Q_(32, "GiB/s"), Q_(16, "GiB/s"), Q_(24, "GiB/s")]) for f in (
         "restore_time_lower_bound", "restore_time_serial", "restore_bottleneck")},
+    "facility.rack_overhead": dict(total=Q_(33.5, "kW"), gpus=32, gpu_power=Q_(700, "W")),
+    "scaling_laws.resource_for_loss": dict(L_target=2.0, C_L=1.69),
+    "trends.orders_of_magnitude": dict(start=Q_(1e18, "FLOP"), end=Q_(1e25, "FLOP")),
 }
 
 CLEAN = (ValueError, TypeError)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fleetcalc.physics import capacity as K
+from fleetcalc.physics import capacity as K, storage
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 
@@ -46,7 +46,7 @@ def test_example_27_3_serving():
     assert K.replicas_needed(Q_(12, "request/s"), mu, 0.75) == 8
     assert K.kv_capacity_requests(Q_(20, "GiB"), Q_(0.5, "GiB")) == 40
     # Little: 12 request/s x 2 s in service = 24 in flight (hand)
-    assert K.in_flight_requests(Q_(12, "request/s"), Q_(2, "s")).magnitude == pytest.approx(24)
+    assert storage.in_flight_requests(Q_(12, "request/s"), Q_(2, "s")).magnitude == pytest.approx(24)
 
 
 def test_validation():

@@ -2,22 +2,22 @@
 import numpy as np
 import pytest
 
-from fleetcalc.physics import facility as F
+from fleetcalc.physics import capacity, facility as F
 from fleetcalc.core.catalog import hw
-from fleetcalc.physics.scaling import training_flops
+from fleetcalc.physics.scaling_laws import training_flops
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import InputError
 
 
 def test_rack_power():
     # line 2232: 32 x 700 W = 22.4 kW; + 11.1 kW = 33.5 kW; line 2244: / 4 nodes = 8.375 ~ 8.4 kW
-    gpu = F.rack_power(32, hw("dc_rack.gpu_power"), Q_(0, "W"))
+    gpu = capacity.it_power(hw("dc_rack.gpu_power"), 32)
     assert gpu.to("kW").magnitude == pytest.approx(22.4)
     assert F.rack_overhead(hw("dc_rack.rack_power"), 32, Q_(700, "W")).magnitude == pytest.approx(11.1)
     assert F.racks_needed(1024, 8 * 4).magnitude == 32
     assert F.racks_needed(8192, 8 * 4).magnitude == 256
     # line 2228: 32 x 33.5 kW = 1.072 MW
-    assert F.cluster_it_power(32, Q_(33.5, "kW")).to("MW").magnitude == pytest.approx(1.072)
+    assert capacity.it_power(Q_(33.5, "kW"), 32).to("MW").magnitude == pytest.approx(1.072)
     assert F.rack_units_left(42, 4, 8).magnitude == 10
 
 
@@ -27,7 +27,7 @@ def test_pue_and_cooling():
     assert F.pue_from_compute_fraction(0.5).magnitude == pytest.approx(2.0)
     assert F.compute_fraction_from_pue(1.25).magnitude == pytest.approx(0.8)
     # facility power via capacity (Example 27.3 style): 1.072 MW x 1.1 = 1.1792 MW
-    assert F.facility_power(Q_(1.072, "MW"), 1.1).to("MW").magnitude == pytest.approx(1.1792)
+    assert capacity.facility_power(Q_(1.072, "MW"), 1.1).to("MW").magnitude == pytest.approx(1.1792)
     # line 2236: <=10 kW room air, <=30 kW engineered air, above: liquid
     assert F.cooling_regime(Q_(8, "kW")) == "room air"
     assert F.cooling_regime(Q_(30, "kW")) == "engineered air"

@@ -5,7 +5,8 @@ from pathlib import Path
 import pint
 import pytest
 
-from fleetcalc.physics import collectives, reliability, roofline, scaling
+from fleetcalc.physics import (collectives, data_drift, iron_law, loggp, parallel_scaling, reliability, roofline,
+                               scaling_laws, trends)
 
 from fleetcalc.core import notation as nt
 from fleetcalc.core.units import ureg
@@ -83,7 +84,7 @@ def test_book_notation_table_is_covered():
 def test_lib_names_are_real_parameters():
     # every lib_name is a parameter of some public calculator (so the notation page can link them)
     params = set()
-    for mod in (scaling, collectives, reliability, roofline):
+    for mod in (iron_law, parallel_scaling, scaling_laws, trends, loggp, data_drift, collectives, reliability, roofline):
         for name in getattr(mod, "__all__", []):
             obj = getattr(mod, name)
             if callable(obj):

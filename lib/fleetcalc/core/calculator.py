@@ -31,7 +31,7 @@ from typing import Any, Callable
 from fleetcalc.core.units import Quantity
 from fleetcalc.core.validate import InputError, magnitude, out
 
-__all__ = ["Param", "qty", "num", "whole", "fraction", "choice", "anything", "calculator",
+__all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "anything", "calculator",
            "is_calculator", "calculators_in"]
 
 
@@ -40,8 +40,9 @@ class Param:
     """One declared parameter: its unit ("" for a pure number), bounds and meaning.
 
     ``kind`` is "quantity" (a pint Quantity in ``unit``), "number" (a plain real or array),
-    "whole" (a whole number), "choice" (one of ``choices``) or "any" (passed through: an
-    object such as a list of tiers or a callable, checked by the kernel itself).
+    "amount" (a huge count such as parameters or tokens: a plain number or a Quantity in
+    ``unit``), "whole" (a whole number), "choice" (one of ``choices``) or "any" (passed through:
+    an object such as a list of tiers or a callable, checked by the kernel itself).
     """
     kind: str
     unit: str = ""
@@ -60,7 +61,8 @@ class Param:
             if value not in self.choices:
                 raise InputError(f"{name} must be one of {', '.join(map(repr, self.choices))}; got {value!r}")
             return value
-        return magnitude(name, value, self.unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le,
+        unit = self.unit if (self.kind == "quantity" or isinstance(value, Quantity)) else ""
+        return magnitude(name, value, unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le,
                          integer=self.kind == "whole")
 
     @property
@@ -78,7 +80,8 @@ class Param:
     @property
     def hint(self):
         """The type hint this parameter shows in the signature."""
-        return {"quantity": Quantity, "number": float, "whole": int, "choice": str}.get(self.kind, Any)
+        return {"quantity": Quantity, "number": float, "amount": float | Quantity, "whole": int,
+                "choice": str}.get(self.kind, Any)
 
 
 def _num(x) -> str:
@@ -95,6 +98,11 @@ def qty(unit: str, *, gt=None, ge=None, lt=None, le=None, doc: str = "") -> Para
 def num(*, gt=None, ge=None, lt=None, le=None, doc: str = "") -> Param:
     """A pure number (a ratio, an exponent, a count that may be fractional)."""
     return Param("number", "", gt, ge, lt, le, doc=doc)
+
+
+def amount(unit: str, *, gt=0, doc: str = "") -> Param:
+    """A huge count (parameters, tokens): a plain number (175e9) or a Quantity in ``unit``."""
+    return Param("amount", unit, gt, None, None, None, doc=doc)
 
 
 def whole(*, ge: int = 1, le=None, doc: str = "") -> Param:
@@ -156,7 +164,7 @@ def _returns_hint(returns):
 def _table(params: dict[str, Param], defaults: dict, returns) -> str:
     rows = []
     for name, p in params.items():
-        unit = p.unit if p.kind == "quantity" else {"whole": "count", "choice": "name", "any": "object"}.get(p.kind, "pure number")
+        unit = p.unit if p.kind == "quantity" else f"count or {p.unit}" if p.kind == "amount" else {"whole": "count", "choice": "name", "any": "object"}.get(p.kind, "pure number")
         default = defaults.get(name, inspect.Parameter.empty)
         dflt = "" if default is inspect.Parameter.empty else f"; default {default!r}" + (f" {p.unit}" if p.unit and default is not None else "")
         rows.append(f"    {name} : {unit}, {p.range_text}{dflt}" + (f". {p.doc}" if p.doc else ""))

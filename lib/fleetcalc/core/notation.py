@@ -94,7 +94,7 @@ _S = Symbol
 SYMBOLS: tuple[Symbol, ...] = (
     # --- the iron law ------------------------------------------------------------------------
     _S("T", "T", "wall-clock time of an operation", "s", 265, "", "iron", "时间",
-       note="the iron law's result: scaling.iron_law_time"),
+       note="the iron law's result: iron_law.iron_law_time"),
     _S("D_vol", r"D_{\text{vol}}", "bytes moved through memory or network (data volume)", "byte", 267,
        "D_vol", "iron", "数据量"),
     _S("BW", r"\text{BW}", "bandwidth", "byte/s", 269, "BW", "iron", "带宽"),
@@ -115,7 +115,7 @@ SYMBOLS: tuple[Symbol, ...] = (
     _S("E_compute", r"E_{\text{compute}}", "energy per operation (per FLOP); in Eq. 1.5 the energy of the compute itself (J)",
        "J/FLOP", 300, "E_compute", "energy"),
     _S("E_total", r"E_{\text{total}}", "total energy of an ML workload", "J", 332, "", "energy", "总能量",
-       note="scaling.energy_total"),
+       note="iron_law.energy_total"),
     # --- the degradation equation -----------------------------------------------------------
     _S("Accuracy_0", r"\text{Accuracy}_0", "accuracy at deployment (t = 0)", "dimensionless", 308, "",
        "degradation"),
@@ -145,7 +145,7 @@ SYMBOLS: tuple[Symbol, ...] = (
     _S("θ", r"\theta", "model weights", "vector/matrix", 366, "", "dl", "模型权重"),
     # --- distributed: the fleet law ------------------------------------------------------------
     _S("T_step(N)", r"T_{\text{step}}(N)", "time of one distributed step on N devices", "s", 372, "",
-       "fleet", needle="T_{\\text{step}}", note="scaling.fleet_step_time (Eq. 1.3)"),
+       "fleet", needle="T_{\\text{step}}", note="parallel_scaling.fleet_step_time (Eq. 1.3)"),
     _S("T_compute", r"T_{\text{compute}}", "compute time of one step on one device", "s", 372, "T_compute",
        "fleet", needle="T_{\\text{compute}}"),
     _S("T_comm(N)", r"T_{\text{comm}}(N)", "communication time per step on N devices", "s", 372, "T_comm",
@@ -180,7 +180,7 @@ SYMBOLS: tuple[Symbol, ...] = (
     # --- timing --------------------------------------------------------------------------------
     _S("ρ", r"\rho", "communication-to-computation ratio T_comm(N) / (T_compute/N); near or above 1 "
        "means communication-bound scaling", "dimensionless", 454, "", "timing", "通信计算比",
-       note="scaling.comm_compute_ratio"),
+       note="parallel_scaling.comm_compute_ratio"),
     # --- alpha-beta ----------------------------------------------------------------------------
     _S("T(n)", "T(n)", "time to send an n-byte message over one link", "s", 466, "", "alphabeta",
        "通信时间", note="collectives.alpha_beta_time"),
@@ -199,7 +199,7 @@ SYMBOLS: tuple[Symbol, ...] = (
     # --- scaling efficiency --------------------------------------------------------------------
     _S("η_scaling", r"\eta_{\text{scaling}}", "scaling efficiency T_1 / (N T_N) <= 1", "dimensionless", 490,
        "", "scaling_eff", "扩展效率", needle="\\eta_{\\text{scaling}}",
-       note="scaling.scaling_efficiency"),
+       note="parallel_scaling.scaling_efficiency"),
     _S("T_1", "T_1", "wall-clock time on one device", "s", 496, "T_1", "scaling_eff", "单设备时间"),
     _S("T_N", "T_N", "wall-clock time on N devices", "s", 498, "T_N", "scaling_eff", "N 设备时间"),
     # --- reliability ---------------------------------------------------------------------------
@@ -230,7 +230,7 @@ SYMBOLS: tuple[Symbol, ...] = (
        "parallel", "微批次数量", needle="m"),
     _S("V", "V", "virtual pipeline stages per device (interleaving)", "count", 538, "", "parallel"),
     _S("M", "M", "message payload: gradients, state, activations or compressed messages", "byte", 540, "M",
-       "parallel", "消息有效载荷大小", note="scaling.ring_fleet_terms takes M"),
+       "parallel", "消息有效载荷大小", note="parallel_scaling.ring_fleet_terms takes M"),
     # --- units ---------------------------------------------------------------------------------
     _S("P[...]", r"P_{\ldots}", "physical power with an explicit subscript (P_IT, P_dynamic, P_average)", "W",
        619, "", "units", needle="P[IT]", note="bare P stays the parameter count"),
@@ -252,16 +252,16 @@ SYMBOLS: tuple[Symbol, ...] = (
     _S("R_component(t)", r"R_{\text{component}}(t)", "probability one component survives the window t",
        "probability", 908, "", "ch1", needle="R_component(t)"),
     _S("CI", r"\text{CI}", "communication intensity: network bytes per local FLOP", "byte/FLOP", 924, "CI",
-       "ch1", "通信强度", note="scaling.communication_intensity (Eq. 1.2)"),
+       "ch1", "通信强度", note="iron_law.communication_intensity (Eq. 1.2)"),
     _S("C₁, C₂, C₃", r"C_1, C_2, C_3", "the C³ taxonomy: computation, communication, coordination",
        "label", 974, "", "ch1", needle="C₁"),
     _S("f_compute", r"f_{\text{compute}}", "compute fraction (T_compute/N) / T_step(N)", "dimensionless", 994,
-       "f_compute", "ch1", "计算时间比例", note="scaling.compute_fraction (Eq. 1.4)"),
+       "f_compute", "ch1", "计算时间比例", note="parallel_scaling.compute_fraction (Eq. 1.4)"),
     _S("η_program, η_runtime, η_scheduling", r"\eta_{\text{program}}, \eta_{\text{runtime}}, \eta_{\text{scheduling}}",
        "the three multiplicative factors of ML Productivity Goodput", "dimensionless", 998, "", "ch1",
        needle="η[program]"),
     _S("ρ_energy", r"\rho_{\text{energy}}", "fleet energy productivity: useful FLOP per joule", "FLOP/J", 1010,
-       "", "ch1", needle="ρ_energy", note="scaling.energy_productivity (Eq. 1.5)"),
+       "", "ch1", needle="ρ_energy", note="iron_law.energy_productivity (Eq. 1.5)"),
     _S("O_useful", r"O_{\text{useful}}", "useful operations", "FLOP", 1010, "O_useful", "ch1"),
     _S("E_cooling", r"E_{\text{cooling}}", "cooling energy", "J", 1010, "E_cooling", "ch1"),
     _S("E_network", r"E_{\text{network}}", "network energy", "J", 1010, "E_network", "ch1"),

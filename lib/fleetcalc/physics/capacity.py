@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics.storage import aggregate_token_rate, in_flight_requests
-from fleetcalc.core.validate import count, magnitude, out
+from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
 
 __all__ = [
     "training_time", "devices_lower_bound", "devices_for_deadline", "round_up_to_nodes",
     "it_power", "facility_power", "energy", "electricity_cost", "device_hour_cost",
-    "replica_throughput", "replicas_needed", "kv_capacity_requests", "aggregate_token_rate",
-    "in_flight_requests",
+    "replica_throughput", "replicas_needed", "kv_capacity_requests",
 ]
 
 
@@ -30,95 +28,90 @@ def _whole(k):
     return int(k) if np.ndim(k) == 0 else np.asarray(k).astype(int)
 
 
+_TOKENS = qty("token", gt=0, doc="tokens to train on")
+_RATE = qty("token/s", gt=0, doc="end-to-end effective token rate per device")
+
+
+@calculator(returns="s", tokens=_TOKENS, devices=whole(), rate_per_device=_RATE)
 def training_time(tokens, devices, rate_per_device):
     """T = tokens / (devices x per-device effective token rate), Ch. 28 Eq. 28.27."""
-    n = magnitude("tokens", tokens, "token", gt=0)
-    d = count("devices", devices)
-    r = magnitude("rate_per_device", rate_per_device, "token/s", gt=0)
-    return out(n / (d * r), "s")
+    return tokens / (devices * rate_per_device)
 
 
+@calculator(returns="", tokens=_TOKENS, deadline=qty("s", gt=0), rate_per_device=_RATE)
 def devices_lower_bound(tokens, deadline, rate_per_device):
     """Continuous device count that meets the deadline: tokens / (rate x deadline) (Example 27.3: 61.73)."""
-    n = magnitude("tokens", tokens, "token", gt=0)
-    t = magnitude("deadline", deadline, "s", gt=0)
-    r = magnitude("rate_per_device", rate_per_device, "token/s", gt=0)
-    return out(n / (r * t), "")
+    return tokens / (rate_per_device * deadline)
 
 
+@calculator(returns=None, devices=whole(), per_node=whole(doc="devices per node"))
 def round_up_to_nodes(devices, per_node):
     """Whole nodes: ceil(devices / per_node) x per_node (Example 27.3: 62 -> 64 on 8-device nodes)."""
-    d = count("devices", devices)
-    k = _whole(count("per_node", per_node))
-    return _ceil(d / k) * k
+    k = _whole(per_node)
+    return _ceil(devices / k) * k
 
 
+@calculator(returns=None, tokens=_TOKENS, deadline=qty("s", gt=0), rate_per_device=_RATE,
+            per_node=whole(doc="devices per node"))
 def devices_for_deadline(tokens, deadline, rate_per_device, per_node=1):
     """Least whole devices (rounded up to whole nodes of ``per_node``) that finish ``tokens`` by
     ``deadline`` (Ch. 28 Eq. 28.27 solved for the device count, Example 27.3)."""
-    lb = devices_lower_bound(tokens, deadline, rate_per_device).magnitude
-    k = _whole(count("per_node", per_node))
-    whole = _ceil(lb)
-    return _ceil(np.asarray(whole) / k) * k
+    whole_devices = _ceil(devices_lower_bound.kernel(tokens, deadline, rate_per_device))
+    return round_up_to_nodes.kernel(whole_devices, per_node)
 
 
-def it_power(node_power, nodes, other_power):
-    """IT power = nodes x node power + network/storage power (Example 27.3: 8 x 8 + 20 = 84 kW)."""
-    p = magnitude("node_power", node_power, "W", ge=0)
-    n = count("nodes", nodes, ge=0)
-    o = magnitude("other_power", other_power, "W", ge=0)
-    return out(n * p + o, "W").to("kW")
+@calculator(returns="kW", node_power=qty("kW", ge=0, doc="power of one unit: a node, a GPU or a rack"),
+            nodes=whole(ge=0, doc="identical units"),
+            other_power=qty("kW", ge=0, doc="network, storage, CPUs and other shared gear"))
+def it_power(node_power, nodes, other_power=0.0):
+    """IT power = nodes x node power + network/storage power (Example 27.3: 8 x 8 + 20 = 84 kW).
+    The same sum gives a rack (Vol. 2 Ch. 2 line 2232: 32 GPUs x 700 W + 11.1 kW = 33.5 kW), a
+    cluster of racks (line 2228: 32 x 33.5 kW = 1.07 MW) and GPUs alone (line 1740: 8 x 2,000 W)."""
+    return nodes * node_power + other_power
 
 
+@calculator(returns="kW", it_power=qty("kW", ge=0), pue=num(ge=1))
 def facility_power(it_power, pue):
     """Facility power = PUE x IT power (PUE = facility energy / IT energy, Ch. 28 §28.9)."""
-    p = magnitude("it_power", it_power, "W", ge=0)
-    u = magnitude("pue", pue, "", ge=1)
-    return out(p * u, "W").to("kW")
+    return pue * it_power
 
 
+@calculator(returns="kWh", power=qty("kW", ge=0), time=qty("hour", ge=0))
 def energy(power, time):
     """E = integral of P dt = P T for a constant power, Ch. 28 Eq. 28.26."""
-    p = magnitude("power", power, "W", ge=0)
-    t = magnitude("time", time, "s", ge=0)
-    return out(p * t / 3.6e6, "kWh")
+    return power * time
 
 
+@calculator(returns="cu", energy=qty("kWh", ge=0), price=qty("cu/kWh", ge=0))
 def electricity_cost(energy, price):
     """Energy bill = E x price (price in cu/kWh; Example 27.3: 28000 kWh x 0.8 = 22400 cu)."""
-    e = magnitude("energy", energy, "kWh", ge=0)
-    c = magnitude("price", price, "cu/kWh", ge=0)
-    return out(e * c, "cu")
+    return energy * price
 
 
+@calculator(returns="cu", devices=whole(), time=qty("hour", ge=0), price=qty("cu/device/hour", ge=0))
 def device_hour_cost(devices, time, price):
     """Depreciation + maintenance = devices x hours x price per device-hour (Example 27.3: 88888.89 cu)."""
-    d = count("devices", devices)
-    t = magnitude("time", time, "hour", ge=0)
-    c = magnitude("price", price, "cu/device/hour", ge=0)
-    return out(d * t * c, "cu")
+    return devices * time * price
 
 
+@calculator(returns="request/s", output_rate=qty("token/s", gt=0),
+            mean_output_tokens=qty("token/request", gt=0))
 def replica_throughput(output_rate, mean_output_tokens):
     """Requests/s one replica can finish: output token rate / mean output tokens (Example 27.3: 800/400 = 2)."""
-    r = magnitude("output_rate", output_rate, "token/s", gt=0)
-    n = magnitude("mean_output_tokens", mean_output_tokens, "token/request", gt=0)
-    return out(r / n, "request/s")
+    return output_rate / mean_output_tokens
 
 
+@calculator(returns=None, demand=qty("request/s", ge=0), per_replica=qty("request/s", gt=0),
+            max_utilisation=fraction(open_low=True))
 def replicas_needed(demand, per_replica, max_utilisation=1.0):
     """ceil(demand / (per-replica throughput x allowed utilisation)) (Example 27.3: ceil(12/(2x0.75)) = 8)."""
-    lam = magnitude("demand", demand, "request/s", ge=0)
-    mu = magnitude("per_replica", per_replica, "request/s", gt=0)
-    u = magnitude("max_utilisation", max_utilisation, "", gt=0, le=1)
-    r = _ceil(lam / (mu * u))
+    r = _ceil(demand / (per_replica * max_utilisation))
     return np.maximum(r, 1) if np.ndim(r) else max(r, 1)
 
 
+@calculator(returns=None, kv_capacity=qty("byte", ge=0), kv_per_request=qty("byte", gt=0))
 def kv_capacity_requests(kv_capacity, kv_per_request):
     """Active requests a replica's KV cache can hold: floor(capacity / per-request bound)
     (Example 27.3: 20 GiB / 0.5 GiB = 40)."""
-    c = magnitude("kv_capacity", kv_capacity, "byte", ge=0)
-    q = magnitude("kv_per_request", kv_per_request, "byte", gt=0)
-    f = np.floor(c / q + 1e-9)
+    f = np.floor(kv_capacity / kv_per_request + 1e-9)
     return int(f) if np.ndim(f) == 0 else f.astype(int)

@@ -4,7 +4,7 @@ arrays, number formats and memory interfaces. Vol. 2 Ch. 2, accelerator sections
 
 Hardware facts come from the catalog (``vol2_ch2_accelerators.toml``); this module only derives
 columns from them (ridge points, ratios, efficiencies), never stores them. Roofline maths is
-:mod:`fleetcalc.physics.roofline`; growth per year is :func:`fleetcalc.physics.scaling.growth_factor_per_year`.
+:mod:`fleetcalc.physics.roofline`; growth per year is :func:`fleetcalc.physics.trends.growth_factor_per_year`.
 
 Symbols: ``R_peak`` peak rate (FLOP/s, dense unless a catalog entry says otherwise),
 ``beta_mem`` memory bandwidth (byte/s), ``f`` clock (Hz). Vol. 2 writes ``BW`` for the memory
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics import roofline, scaling
+from fleetcalc.physics import roofline, trends
 from fleetcalc.core.catalog import entry, hw
 from fleetcalc.core.units import Q_, Quantity
 from fleetcalc.core.calculator import anything, calculator, choice, num, qty, whole
@@ -90,10 +90,10 @@ def _ratio(new_name, new, old_name, old, new_gt=None):
             years=qty("year", gt=0, doc="time between start and end"))
 def annual_growth(start, end, years):
     """Compound yearly growth rate (end / start)^(1/years) - 1 (line 1738: TDP 300 W -> 1000 W in
-    7 years). Uses :func:`fleetcalc.physics.scaling.growth_factor_per_year`."""
+    7 years). Uses :func:`fleetcalc.physics.trends.growth_factor_per_year`."""
     r = _ratio("end", end, "start", start, new_gt=0)
     try:
-        return scaling.growth_factor_per_year(r, Q_(years, "year")).m_as("") - 1.0
+        return trends.growth_factor_per_year(r, Q_(years, "year")).m_as("") - 1.0
     except (OverflowError, InputError):  # inputs are checked: only the result can be out of range
         raise InputError(f"(end / start)^(1 / years) overflows; got end / start = {r.magnitude!r}, "
                          f"years = {years!r}") from None

@@ -5,7 +5,7 @@ Vol. 2 Ch. 3 §3.4 (seed 001, lines 2711-2734) times one data-parallel step of a
 ring AllReduce of the 280 GB gradient looks about a hundred times longer than the compute. If
 instead each GPU keeps its share of the batch, D tokens per step, both sides grow with the
 parameter count P and the ratio hardly moves. The formulas, with the ring AllReduce of Ch. 28
-Eq. 28.12 and the 6 P D training cost (:func:`fleetcalc.physics.scaling.training_flops`)::
+Eq. 28.12 and the 6 P D training cost (:func:`fleetcalc.physics.scaling_laws.training_flops`)::
 
     T_compute = 6 P D / (mfu x R_peak)
     T_comm    = 2 (N - 1) / N x s P / beta  +  2 (N - 1) alpha
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
 from fleetcalc.core.units import Q_
-from fleetcalc.physics import collectives, memory, scaling
+from fleetcalc.physics import collectives, memory, scaling_laws
 
 __all__ = ["dp_step_times", "dp_comm_compute_ratio", "dp_ratio_large_model_limit", "tokens_for_compute"]
 
@@ -36,8 +36,8 @@ _MFU = fraction(open_low=True, doc="share of the peak the step achieves")
 
 
 def _compute_time(P, tokens, R_peak, mfu):
-    """T_compute = 6 P D / (mfu x R_peak) in s, the FLOPs from :func:`scaling.training_flops`."""
-    return scaling.training_flops(P, tokens).m_as("FLOP") / (mfu * R_peak)
+    """T_compute = 6 P D / (mfu x R_peak) in s, the FLOPs from :func:`scaling_laws.training_flops`."""
+    return scaling_laws.training_flops.kernel(P, tokens) / (mfu * R_peak)
 
 
 @calculator(returns="token", P=_P, T_compute=qty("s", gt=0, doc="compute time per step"), R_peak=_R_PEAK, mfu=_MFU)
@@ -45,7 +45,7 @@ def tokens_for_compute(P, T_compute, R_peak, mfu):
     """Tokens per GPU per step that fill ``T_compute``: D = T_compute x mfu x R_peak / (6 P).
     At 1.5B, 101.1 ms, 989 TFLOP/s and 50 % this is the book's 5.00e13 FLOP / (6 x 1.5e9) = 5,556
     tokens (line 2717)."""
-    return T_compute * mfu * R_peak / scaling.training_flops(P, 1.0).m_as("FLOP")
+    return T_compute * mfu * R_peak / scaling_laws.training_flops.kernel(P, 1.0)
 
 
 @calculator(returns={"compute": "s", "comm": "s", "ratio": ""}, P=_P, tokens_per_gpu=_TOKENS, N=_N,

@@ -15,13 +15,9 @@ Sizes are decimal: the book's "350 GB" is 175e9 x 2 byte = 350e9 byte.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from fleetcalc.core.calculator import Param, calculator, choice, qty, whole
-from fleetcalc.core.units import Quantity
-from fleetcalc.core.validate import magnitude
+from fleetcalc.core.calculator import amount, calculator, choice, qty, whole
 
 __all__ = [
     "PRECISION_BYTES", "OPTIMIZER_BYTES", "weights_memory", "gradient_memory", "optimizer_memory",
@@ -41,23 +37,8 @@ OPTIMIZER_BYTES = {
 }
 
 
-def _params(name, P):
-    """A parameter count, > 0: a plain number or a Quantity in ``param``."""
-    if isinstance(P, Quantity):
-        return magnitude(name, P, "param", gt=0)
-    return magnitude(name, P, "", gt=0)
-
-
-@dataclass(frozen=True)
-class _ParameterCount(Param):
-    """A number of model parameters, > 0: a plain number (175e9) or a Quantity in ``param``."""
-
-    def check(self, name, value):
-        return _params(name, value)
-
-
 #: The declaration of a parameter count, shared with :mod:`fleetcalc.physics.inference`.
-PARAMETER_COUNT = _ParameterCount("number", gt=0, doc="model parameters (a number, or a Quantity in param)")
+PARAMETER_COUNT = amount("param", doc="model parameters")
 _RECOMPUTE = ("none", "selective", "full")
 _GB = 1e9  # byte per GB: the memory calculators report GB
 

@@ -10,7 +10,7 @@ the time to move one buffer one way uses 450 GB/s (line 2193). Where the book it
 Formulas owned elsewhere are imported, not repeated: T = D/BW is
 :func:`fleetcalc.physics.links.transfer_time`; one-way = both-ways / 2 is
 :func:`fleetcalc.physics.links.one_way`; the compute share of a step is
-:func:`fleetcalc.physics.scaling.compute_fraction`. The chapter's node reliability (node MTBF,
+:func:`fleetcalc.physics.parallel_scaling.compute_fraction`. The chapter's node reliability (node MTBF,
 expected failures, restart overhead) lives in :mod:`fleetcalc.physics.reliability`, its data
 feed (prefetch depth, NUMA penalty, step time after a network upgrade) in
 :mod:`fleetcalc.physics.pipeline`.
@@ -179,7 +179,7 @@ def per_step_comm_time(t_collective, layers, passes=2):
 def stall_fraction(t_comm, t_compute):
     """Share of wall time the accelerator waits when communication is not overlapped:
     t_comm / (t_comm + t_compute) (line 2046: 604 / (604 + 200) = 75.1 %). Utilisation is
-    1 minus this, the same as :func:`fleetcalc.physics.scaling.compute_fraction` with N = 1."""
+    1 minus this, the same as :func:`fleetcalc.physics.parallel_scaling.compute_fraction` with N = 1."""
     if np.any(t_comm + t_compute <= 0):
         raise InputError(f"t_comm + t_compute must be > 0 s; got {t_comm} s and {t_compute} s")
     return t_comm / (t_comm + t_compute)

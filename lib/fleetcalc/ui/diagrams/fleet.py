@@ -2,14 +2,14 @@
 
 The stack is words only (the four layers and what each holds, Fig. 1.13's caption, line 1045); the
 triad carries numbers, and those come from the calculators: the compute-optimal split of a budget
-(``scaling.compute_optimal``), the weight bytes of that model at a chosen precision and the
+(``scaling_laws.compute_optimal``), the weight bytes of that model at a chosen precision and the
 days the budget takes on a fleet of catalog accelerators (``hw(...)``).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics import inference, memory, scaling
+from fleetcalc.physics import inference, memory, scaling_laws
 from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import count, magnitude
@@ -59,7 +59,7 @@ def triad_numbers(C, *, accelerator="h100", n_devices=10_000, mfu=0.4, precision
     """The numbers on the triad for a budget ``C`` (FLOP): the compute-optimal parameters and
     tokens (20 tokens per parameter), the weight bytes at ``precision_bytes`` per parameter, and
     the wall-clock days on ``n_devices`` catalog accelerators at model-FLOP utilisation ``mfu``."""
-    opt = scaling.compute_optimal(C)
+    opt = scaling_laws.compute_optimal(C)
     n = count("n_devices", n_devices)
     u = magnitude("mfu", mfu, "", gt=0, le=1)
     b = magnitude("precision_bytes", precision_bytes, "", gt=0)

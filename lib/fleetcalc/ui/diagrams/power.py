@@ -4,7 +4,7 @@ The text names the stages and the PUE (Eq. 2.2) but prints no per-stage efficien
 efficiencies here are **assumed illustrative values** (:data:`STAGES`), passed in and shown as
 such; the chip power (TDP), the rack power and the facility fractions come from the catalog, and
 the facility draw from :func:`fleetcalc.physics.facility.pue_from_compute_fraction` and
-:func:`fleetcalc.physics.energy.facility_power`.
+:func:`fleetcalc.physics.capacity.facility_power`.
 
 New calculator: :func:`delivery_chain`, the power entering each stage for a given power at the
 transistor, walking back up the chain.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from fleetcalc.core.catalog import hw
-from fleetcalc.physics.energy import facility_power
+from fleetcalc.physics.capacity import facility_power
 from fleetcalc.physics.facility import pue_from_compute_fraction
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import InputError

@@ -1,8 +1,8 @@
 """Scaling-law pictures of Vol. 2 Ch. 1 (Figs 1.7, 1.8, 1.9) and the C³ taxonomy (Fig. 1.12).
 
-Every curve is computed by the library's scaling calculators (``scaling.power_law_loss``,
-``scaling.training_flops``, ``scaling.resource_for_loss``, ``scaling.fleet_step_time``,
-``scaling.compute_fraction``). The chapter prints no fitted constants for its loss figures, so
+Every curve is computed by the library's scaling calculators (``scaling_laws.power_law_loss``,
+``scaling_laws.training_flops``, ``scaling_laws.resource_for_loss``, ``parallel_scaling.fleet_step_time``,
+``parallel_scaling.compute_fraction``). The chapter prints no fitted constants for its loss figures, so
 the two-variable loss uses the published fit of Kaplan et al. (2020, Eq. 1.5), the study the
 figures come from; :func:`kaplan_loss` below is that fit (the library has only the
 one-variable power law, so the two-variable form lives here).
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics import scaling
+from fleetcalc.physics import parallel_scaling, scaling_laws
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import magnitude
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
@@ -31,7 +31,7 @@ def kaplan_loss(P, D, *, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N
     """L(P, D) = [(N_c/P)^(alpha_N/alpha_D) + D_c/D]^alpha_D (nats/token), Kaplan et al. 2020
     Eq. 1.5: the early-stopped test loss of a P-parameter model trained on D tokens.
 
-    Each limit is the library's one-variable power law (``scaling.power_law_loss`` with no floor):
+    Each limit is the library's one-variable power law (``scaling_laws.power_law_loss`` with no floor):
     D -> infinity gives (N_c/P)^alpha_N, P -> infinity gives (D_c/D)^alpha_D. Vectorised.
     """
     p = magnitude("P", P, "", gt=0)
@@ -39,8 +39,8 @@ def kaplan_loss(P, D, *, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N
     a_n = magnitude("alpha_N", alpha_N, "", gt=0, le=1)
     a_d = magnitude("alpha_D", alpha_D, "", gt=0, le=1)
     # (N_c/P)^(a_n/a_d) is the power law A X^-alpha with A = N_c^(a_n/a_d), alpha = a_n/a_d
-    model_term = scaling.power_law_loss(p, N_c ** (a_n / a_d), a_n / a_d, 0.0).magnitude
-    data_term = scaling.power_law_loss(d, D_c, 1.0, 0.0).magnitude
+    model_term = scaling_laws.power_law_loss(p, N_c ** (a_n / a_d), a_n / a_d, 0.0).magnitude
+    data_term = scaling_laws.power_law_loss(d, D_c, 1.0, 0.0).magnitude
     return (model_term + data_term) ** a_d
 
 
@@ -82,7 +82,7 @@ def loss_vs_compute(sizes=(1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9), *, mark_budget=No
     L_all = np.empty((len(sizes), len(C_grid)))
     cmap = __import__("matplotlib").colormaps["viridis"]
     for i, P in enumerate(sizes):
-        D = C_grid / scaling.training_flops(P, 1.0).magnitude          # tokens this budget buys
+        D = C_grid / scaling_laws.training_flops(P, 1.0).magnitude          # tokens this budget buys
         L_all[i] = np.where(D >= 1e3, kaplan_loss(P, np.maximum(D, 1e3)), np.nan)
         ax.plot(C_grid, L_all[i], color=cmap(i / max(len(sizes) - 1, 1)), lw=1.2,
                 label=f"P = {_count(P)}")
@@ -115,7 +115,7 @@ def loss_vs_data(sizes=FIG_1_8_SIZES):
     for i, P in enumerate(sizes):
         color = cmap(i / max(len(sizes) - 1, 1))
         ax.plot(D, kaplan_loss(P, D), color=color, lw=1.4, label=_count(P))
-        floor = scaling.power_law_loss(P, KAPLAN["N_c"] ** KAPLAN["alpha_N"], KAPLAN["alpha_N"], 0.0).magnitude
+        floor = scaling_laws.power_law_loss(P, KAPLAN["N_c"] ** KAPLAN["alpha_N"], KAPLAN["alpha_N"], 0.0).magnitude
         floors.append(floor)
         ax.axhline(floor, color=color, lw=0.6, ls=":")
     fig.floors = np.array(floors)
@@ -129,10 +129,10 @@ def loss_vs_data(sizes=FIG_1_8_SIZES):
 def data_regimes(A=20.0, alpha=0.35, floor=0.05, best_guess=0.9, near_floor=0.1):
     """Fig. 1.9 (ours): generalisation error against data set size, in three regimes.
 
-    The power-law part is ``scaling.power_law_loss(D, A, alpha, floor)``; below the data set at
+    The power-law part is ``scaling_laws.power_law_loss(D, A, alpha, floor)``; below the data set at
     which that law would exceed ``best_guess`` (the error of guessing) the model is in the
     small-data regime; past the size at which the reducible gap falls to ``near_floor`` x floor it
-    is in the irreducible-error regime. Both boundaries come from ``scaling.resource_for_loss``.
+    is in the irreducible-error regime. Both boundaries come from ``scaling_laws.resource_for_loss``.
     The constants are ours (illustrative); ``fig.boundaries`` holds the two data set sizes.
     """
     for name, v in (("A", A), ("alpha", alpha), ("floor", floor), ("best_guess", best_guess),
@@ -141,11 +141,11 @@ def data_regimes(A=20.0, alpha=0.35, floor=0.05, best_guess=0.9, near_floor=0.1)
     if best_guess <= floor * (1 + near_floor):
         raise ValueError(f"best_guess={best_guess!r} must exceed floor x (1 + near_floor) = "
                          f"{floor * (1 + near_floor)!r}, or the power-law regime is empty")
-    d_small = scaling.resource_for_loss(best_guess, A, alpha, floor).magnitude
-    d_floor = scaling.resource_for_loss(floor * (1 + near_floor), A, alpha, floor).magnitude
+    d_small = scaling_laws.resource_for_loss(best_guess, A, alpha, floor).magnitude
+    d_floor = scaling_laws.resource_for_loss(floor * (1 + near_floor), A, alpha, floor).magnitude
     fig, ax = _figure((6.4, 3.2))
     D = np.logspace(np.log10(d_small) - 1.5, np.log10(d_floor) + 1.5, 300)
-    law = scaling.power_law_loss(D, A, alpha, floor).magnitude
+    law = scaling_laws.power_law_loss(D, A, alpha, floor).magnitude
     err = np.minimum(law, best_guess)
     rng = np.random.default_rng(0)                     # seeded: the small-data scatter is a sketch
     noisy = D < d_small
@@ -169,7 +169,7 @@ def c3_taxonomy(T_local, T_comm, T_sync, T_overlap=Q_(0, "s"), *, N=1):
     """Fig. 1.12 (ours): the C³ taxonomy as three columns (Computation, Communication,
     Coordination), each with its term of the fleet law (Eq. 1.3), the goodput factor that
     measures it and the lever that shrinks it, above a bar of one step's wall-clock split computed
-    by ``scaling.fleet_step_time`` and ``scaling.compute_fraction``.
+    by ``parallel_scaling.fleet_step_time`` and ``parallel_scaling.compute_fraction``.
 
     ``T_local`` is the per-device compute time T_compute/N; ``T_comm``, ``T_sync``, ``T_overlap``
     are the other terms. ``fig.f_compute`` holds the compute fraction the bar shows.
@@ -177,8 +177,8 @@ def c3_taxonomy(T_local, T_comm, T_sync, T_overlap=Q_(0, "s"), *, N=1):
     n = magnitude("N", N, "", ge=1)
     t_local = Q_(magnitude("T_local", T_local, "s", gt=0), "s")
     T_compute = t_local * n
-    step = scaling.fleet_step_time(T_compute, n, T_comm, T_sync, T_overlap)
-    f = scaling.compute_fraction(T_compute, n, T_comm, T_sync, T_overlap)
+    step = parallel_scaling.fleet_step_time(T_compute, n, T_comm, T_sync, T_overlap)
+    f = parallel_scaling.compute_fraction(T_compute, n, T_comm, T_sync, T_overlap)
     t_comm = Q_(magnitude("T_comm", T_comm, "s", ge=0), "s")
     t_sync = Q_(magnitude("T_sync", T_sync, "s", ge=0), "s")
     t_ov = Q_(magnitude("T_overlap", T_overlap, "s", ge=0), "s")

@@ -1,0 +1,110 @@
+"""Neural scaling laws: power-law loss, training compute 6 P D, compute-optimal allocation.
+
+Chinchilla's allocation, with the data-limited and compute-limited regimes.
+
+Vol. 2 Ch. 1 lines 762-836 (seed 001; line numbers point into that seed text), after Kaplan et
+al. 2020 and Hoffmann et al. 2022. The literature writes ``C ~= 6 N D`` with N = parameters;
+Vol. 2 reserves N for devices, so this module writes ``C ~= 6 P D`` (``P`` parameters, ``D``
+training tokens, ``C`` training compute in FLOP).
+
+Parameter and token counts are accepted as plain numbers or as Quantities in ``param`` and
+``token``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from fleetcalc.core.calculator import amount, calculator, num, qty
+from fleetcalc.core.validate import InputError, out
+
+__all__ = [
+    "power_law_loss", "resource_for_loss", "training_flops", "tokens_per_param", "compute_optimal",
+    "CHINCHILLA_TOKENS_PER_PARAM", "constrained_allocation", "scaling_regime",
+]
+
+#: "about 20 training tokens per parameter" (Ch. 1 lines 790 and 798, Hoffmann et al. 2022).
+CHINCHILLA_TOKENS_PER_PARAM = 20.0
+
+_P = amount("param", doc="parameters")
+_D = amount("token", doc="training tokens")
+
+@calculator(returns="", X=num(gt=0, doc="resource: parameters, tokens or FLOPs, normalised"),
+            A_L=num(ge=0), alpha_scale=num(gt=0), C_L=num(ge=0, doc="irreducible loss"))
+def power_law_loss(X, A_L, alpha_scale, C_L):
+    """L(X) = A_L X^(-alpha_scale) + C_L, Ch. 1 line 810 (and line 1129): loss falls as a power of
+    the resource X (parameters, tokens or FLOPs) towards the floor C_L. X, A_L, C_L are pure
+    numbers in whatever normalisation the fit used."""
+    with np.errstate(over="ignore"):
+        loss = A_L * np.power(X, -alpha_scale) + C_L
+    if not np.all(np.isfinite(loss)):
+        raise InputError(f"X = {X} is too small for alpha_scale = {alpha_scale}: the loss exceeds any float")
+    return loss
+
+@calculator(returns="", L_target=num(gt=0, doc="target loss, > C_L"), A_L=num(gt=0), alpha_scale=num(gt=0),
+            C_L=num(ge=0, doc="irreducible loss"))
+def resource_for_loss(L_target, A_L, alpha_scale, C_L):
+    """X = (A_L / (L_target - C_L))^(1/alpha_scale): the resource a target loss needs (line 810
+    solved for X). L_target must lie above the floor C_L."""
+    if np.any(L_target <= C_L):
+        raise InputError(f"L_target must be > C_L = {np.max(C_L):.6g} (the irreducible floor); got {L_target}")
+    with np.errstate(over="ignore"):
+        x = np.power(A_L / (L_target - C_L), 1.0 / alpha_scale)
+    if not np.all(np.isfinite(x)):
+        raise InputError(f"the resource for L_target = {L_target} exceeds any float: alpha_scale = {alpha_scale} "
+                         f"is too small for A_L / (L_target - C_L) = {np.max(A_L / (L_target - C_L)):.6g}")
+    return x
+
+@calculator(returns="FLOP", P=_P, D=_D)
+def training_flops(P, D):
+    """C ~= 6 P D (FLOP): forward + backward cost of training P parameters on D tokens (Kaplan et al.
+    2020, used by Hoffmann et al. 2022; the literature writes 6ND). Vol. 2 Ch. 2 line 2294 uses it
+    for GPT-3 (6 x 175e9 x 300e9)."""
+    return 6.0 * P * D
+
+@calculator(returns="", P=_P, D=_D)
+def tokens_per_param(P, D):
+    """D / P: training tokens per parameter (Chinchilla's rule is about 20, Ch. 1 line 790)."""
+    return D / P
+
+_BUDGET = dict(C=qty("FLOP", gt=0, doc="training compute budget"),
+               tokens_per_param=num(gt=0, doc="r = D / P at the optimum (Chinchilla: about 20)"))
+
+@calculator(returns={"P": "param", "D": "token"}, **_BUDGET)
+def compute_optimal(C, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
+    """Compute-optimal split of a budget C with D = r P and C = 6 P D:
+    P_opt = sqrt(C / (6 r)) parameters, D_opt = r P_opt tokens (Ch. 1 lines 790 and 798, r ~= 20).
+    Returns {"P": Quantity(param), "D": Quantity(token)}."""
+    p = np.sqrt(C / (6.0 * tokens_per_param))
+    return {"P": p, "D": tokens_per_param * p}
+
+@calculator(returns=None, C=_BUDGET["C"], D_avail=amount("token", doc="unique tokens available"),
+            tokens_per_param=_BUDGET["tokens_per_param"])
+def constrained_allocation(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
+    """Allocation of a budget C when only D_avail unique tokens exist (Ch. 1 lines 830-836).
+
+    If the compute-optimal D_opt(C) fits in D_avail, use (P_opt, D_opt). Otherwise the run is
+    data-limited: use all D_avail tokens and spend the rest of the budget on a larger model,
+    P = C / (6 D_avail) ("larger models, fewer optimisation steps", line 834). Our formalisation;
+    the text states the regimes only in words. Returns {"P", "D", "data_limited"}.
+    """
+    opt = compute_optimal.kernel(C, tokens_per_param)
+    limited = opt["D"] > D_avail
+    d = np.where(limited, D_avail, opt["D"])
+    p = np.where(limited, C / (6.0 * D_avail), opt["P"])
+    return {"P": out(p, "param"), "D": out(d, "token"),
+            "data_limited": bool(limited) if np.ndim(limited) == 0 else limited}
+
+@calculator(returns=None, C=_BUDGET["C"], D_avail=amount("token", doc="unique tokens available"),
+            tokens_per_param=_BUDGET["tokens_per_param"],
+            band=num(gt=1, doc="how many times D_opt counts as plentiful (our choice)"))
+def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, band=2.0):
+    """Which resource binds (Ch. 1 lines 828-836):
+
+    'data-limited' when D_avail < D_opt(C) (compute exceeds what the data can use);
+    'compute-limited' when D_avail > band x D_opt(C) (data is plentiful, compute is scarce);
+    'balanced' in between. ``band`` (> 1) is our choice: the text gives no threshold. Vectorised.
+    """
+    d_opt = compute_optimal.kernel(C, tokens_per_param)["D"]
+    da, d_opt, b = np.broadcast_arrays(D_avail, d_opt, band)
+    lab = np.where(da < d_opt, "data-limited", np.where(da > b * d_opt, "compute-limited", "balanced"))
+    return str(lab) if lab.ndim == 0 else lab
