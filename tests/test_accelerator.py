@@ -46,3 +46,21 @@ def test_bound_is_min_and_fits(r, t, h):
     n = res.bound
     assert n * r * t <= 65536 and n * t <= 2048 and n <= 16 and n * h <= 64 * 1024
     assert 0 <= A.occupancy(n, t, 2048).magnitude <= 1
+
+
+# --- tiling (Vol. 2 §2.2, Fig. 2.6); expectations by hand
+
+def test_tile_intensity_by_hand():
+    # no reuse: one multiply-add (2 FLOP) per two FP16 operands (4 bytes) = 0.5 FLOP/byte
+    assert A.tile_intensity(1, Q_(2, "byte")).magnitude == pytest.approx(0.5)
+    # a 128 x 128 tile: 2 * 128^2 * K FLOP over 2 * 128 * K * 2 bytes = 64 FLOP/byte
+    assert A.tile_intensity(128, Q_(2, "byte")).magnitude == pytest.approx(64)
+    with pytest.raises(InputError, match="T"):
+        A.tile_intensity(0, Q_(2, "byte"))
+
+
+def test_largest_tile_by_hand():
+    # 256 KiB = 262,144 B; 3 * 208^2 * 2 = 259,584 fits, 3 * 224^2 * 2 = 301,056 does not
+    assert A.largest_square_tile(Q_(256, "KiB"), Q_(2, "byte")) == 208
+    with pytest.raises(InputError, match="capacity"):
+        A.largest_square_tile(Q_(0, "KiB"), Q_(2, "byte"))

@@ -64,6 +64,7 @@ _TIERS = [Q_(3.35, "TB/s"), Q_(450, "GB/s"), Q_(50, "GB/s")]
 _STAGES = [Q_(10, "ms"), Q_(20, "ms"), Q_(8, "ms"), Q_(16, "ms")]
 EXAMPLES: dict[str, dict] = {
     "accelerator.occupancy": dict(blocks=2, t=128, T_SM=2048),
+    "accelerator.largest_square_tile": dict(capacity=Q_(256, "KiB")),
     "roofline.min_batch_for_intensity": dict(I_target=Q_(50, "FLOP/byte"), d=4096, n=4096, s=Q_(2, "byte")),
     "devices.slowest_member_loss": dict(f_nominal=Q_(1830, "MHz"), deficit=Q_(50, "MHz")),
     "devices.annual_growth": dict(start=Q_(300, "W"), end=Q_(1000, "W")),

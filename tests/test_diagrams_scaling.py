@@ -10,21 +10,6 @@ from fleetcalc.ui.diagrams import scaling as d
 from fleetcalc.core.units import Q_
 
 
-def test_kaplan_loss_matches_the_paper_formula_by_hand():
-    # Kaplan et al. 2020 Eq. 1.5: L = [(N_c/N)^(a_N/a_D) + D_c/D]^a_D, N_c=8.8e13, D_c=5.4e13,
-    # a_N=0.076, a_D=0.095. For N = 1e9, D = 1e12: (88,000)^0.8 = 9,026.4; + 54 -> 9,080.4; ^0.095 = 2.3770
-    assert d.kaplan_loss(1e9, 1e12) == pytest.approx(2.3770, abs=5e-4)
-    # unlimited data: (N_c/N)^a_N = 88,000^0.076 = 2.3757
-    assert d.kaplan_loss(1e9, 1e30) == pytest.approx(2.3757, abs=5e-4)
-
-
-def test_kaplan_loss_rejects_bad_input():
-    with pytest.raises(ValueError, match="P"):
-        d.kaplan_loss(-1, 1e9)
-    with pytest.raises(ValueError, match="D"):
-        d.kaplan_loss(1e9, 0)
-
-
 def test_fig_1_8_floors_are_the_infinite_data_limit():
     fig = d.loss_vs_data()
     # caption sizes 393K ... 708M (line 830); floor = (8.8e13 / P)^0.076 by hand

@@ -56,3 +56,18 @@ def test_power_law_round_trip():
     assert x.magnitude == pytest.approx(1e9, rel=1e-9)
     with pytest.raises(InputError, match="L_target"):
         s.resource_for_loss(1.5, 400.0, 0.34, 1.69)
+
+
+def test_kaplan_loss_matches_the_paper_formula_by_hand():
+    # Kaplan et al. 2020 Eq. 1.5: L = [(N_c/N)^(a_N/a_D) + D_c/D]^a_D, N_c=8.8e13, D_c=5.4e13,
+    # a_N=0.076, a_D=0.095. For N = 1e9, D = 1e12: (88,000)^0.8 = 9,026.4; + 54 -> 9,080.4; ^0.095 = 2.3770
+    assert s.kaplan_loss(1e9, 1e12).magnitude == pytest.approx(2.3770, abs=5e-4)
+    # unlimited data: (N_c/N)^a_N = 88,000^0.076 = 2.3757
+    assert s.kaplan_loss(1e9, 1e30).magnitude == pytest.approx(2.3757, abs=5e-4)
+
+
+def test_kaplan_loss_rejects_bad_input():
+    with pytest.raises(ValueError, match="P"):
+        s.kaplan_loss(-1, 1e9)
+    with pytest.raises(ValueError, match="D"):
+        s.kaplan_loss(1e9, 0)

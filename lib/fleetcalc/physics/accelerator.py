@@ -8,17 +8,18 @@ granularity is ignored, so Eq. 28.1 is an upper bound (the book says so).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from fleetcalc.core.calculator import calculator, qty, whole
+from fleetcalc.core.calculator import calculator, num, qty, whole
 from fleetcalc.core.validate import InputError
 from fleetcalc.physics.roofline import matmul_flops
 
 __all__ = [
     "resident_block_limits", "resident_blocks", "ResidentBlocks", "occupancy", "warps_per_block",
-    "pad_to", "padded_matmul_flops", "padding_efficiency",
+    "pad_to", "padded_matmul_flops", "tile_intensity", "largest_square_tile", "padding_efficiency",
 ]
 
 LIMIT_NAMES = ("n_arch", "registers", "shared_memory", "threads")
@@ -117,3 +118,28 @@ def padding_efficiency(m, k, n, tile_m, tile_k, tile_n):
     """Useful share of executed FLOPs: m k n / (m~ k~ n~) (Ch. 28 §28.2)."""
     useful = matmul_flops.kernel(m, k, n)  # roofline's Eq. 28.4 with B, d, n = m, k, n
     return useful / padded_matmul_flops.kernel(m, k, n, tile_m, tile_k, tile_n)
+
+
+@calculator(returns="FLOP/byte", T=num(ge=1, doc="output tile edge, elements"),
+            s=qty("byte", gt=0, doc="bytes per element"))
+def tile_intensity(T, s):
+    """FLOPs per byte fetched for a matrix multiply computed in T x T output tiles: T / s.
+
+    Each output tile streams a T x K strip of A and a K x T strip of B (2 T K elements of s bytes)
+    and does 2 T^2 K FLOPs on them, so the intensity is T / s whatever K is (Vol. 2 §2.2, Fig. 2.6;
+    T = 1 is no reuse: every multiply-add fetches its two operands)."""
+    return T / s
+
+
+@calculator(returns=None, capacity=qty("byte", gt=0, doc="on-chip memory for the three blocks"),
+            s=qty("byte", gt=0, doc="bytes per element"), multiple=whole(doc="tile shape multiple"))
+def largest_square_tile(capacity, s, multiple=16):
+    """The largest T (a multiple of ``multiple``, the tensor-core shape) with three T x T blocks
+    (a tile of A, of B and of the accumulating C) in ``capacity``: 3 T^2 s <= capacity
+    (Vol. 2 §2.2, Fig. 2.6). Returns a whole number of elements."""
+    m = int(multiple)
+    t = int(math.sqrt(capacity / (3.0 * s)))
+    t -= t % m
+    if t < m:
+        raise InputError(f"capacity must hold three {m} x {m} tiles of {s:g} B; got {capacity:g} B")
+    return t

@@ -19,7 +19,7 @@ from fleetcalc.core.validate import InputError, out
 
 __all__ = [
     "power_law_loss", "resource_for_loss", "training_flops", "tokens_per_param", "compute_optimal",
-    "CHINCHILLA_TOKENS_PER_PARAM", "constrained_allocation", "scaling_regime",
+    "CHINCHILLA_TOKENS_PER_PARAM", "constrained_allocation", "scaling_regime", "KAPLAN", "kaplan_loss",
 ]
 
 #: "about 20 training tokens per parameter" (Ch. 1 lines 790 and 798, Hoffmann et al. 2022).
@@ -108,3 +108,24 @@ def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, ban
     da, d_opt, b = np.broadcast_arrays(D_avail, d_opt, band)
     lab = np.where(da < d_opt, "data-limited", np.where(da > b * d_opt, "compute-limited", "balanced"))
     return str(lab) if lab.ndim == 0 else lab
+
+
+#: Kaplan et al. 2020, Eq. 1.5 and Table 2 (loss in nats per token, P non-embedding parameters).
+#: The chapter prints no fitted constants for its loss figures (Figs 1.7-1.8, line 830); these
+#: are the published fit of the study the figures come from.
+KAPLAN = {"alpha_N": 0.076, "alpha_D": 0.095, "N_c": 8.8e13, "D_c": 5.4e13}
+
+
+@calculator(returns="", P=amount("param", doc="non-embedding parameters"),
+            D=amount("token", doc="training tokens"),
+            alpha_N=num(gt=0, le=1), alpha_D=num(gt=0, le=1), N_c=num(gt=0), D_c=num(gt=0))
+def kaplan_loss(P, D, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N_c=KAPLAN["N_c"],
+                D_c=KAPLAN["D_c"]):
+    """L(P, D) = [(N_c/P)^(alpha_N/alpha_D) + D_c/D]^alpha_D (nats/token), Kaplan et al. 2020
+    Eq. 1.5: the early-stopped test loss of a P-parameter model trained on D tokens (the curves
+    of Vol. 2 Ch. 1 Figs 1.7-1.8). Each limit is :func:`power_law_loss` with no floor:
+    D -> infinity gives (N_c/P)^alpha_N, P -> infinity gives (D_c/D)^alpha_D."""
+    exponent = alpha_N / alpha_D
+    model_term = power_law_loss.kernel(P, N_c ** exponent, exponent, 0.0)
+    data_term = power_law_loss.kernel(D, D_c, 1.0, 0.0)
+    return (model_term + data_term) ** alpha_D

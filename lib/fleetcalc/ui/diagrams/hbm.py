@@ -1,9 +1,8 @@
 """Memory diagrams for Vol. 2 Ch. 2: tensor-core tiling and the reuse it buys (the books' Fig. 2.6)
 and the HBM 3-D stack on its interposer (Fig. 2.7).
 
-New calculators (the library had none for tiles): :func:`tile_intensity`, the FLOPs a tiled
-matrix multiply does per byte it fetches, and :func:`largest_square_tile`, the biggest square tile
-whose three operand blocks fit in a given on-chip capacity.
+The tile arithmetic is :func:`fleetcalc.physics.accelerator.tile_intensity` and
+:func:`fleetcalc.physics.accelerator.largest_square_tile`.
 """
 from __future__ import annotations
 
@@ -12,48 +11,16 @@ import math
 import numpy as np
 
 from fleetcalc.core.catalog import hw
+from fleetcalc.physics.accelerator import largest_square_tile, tile_intensity
 from fleetcalc.physics.roofline import ridge_point
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import InputError
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
 
-__all__ = ["tile_intensity", "largest_square_tile", "tiling", "hbm_stack"]
+__all__ = ["tiling", "hbm_stack"]
 
 
-def _bytes(name, s):
-    v = float(Q_(s).to("byte").magnitude) if hasattr(s, "units") else float(s)
-    if not (v > 0 and math.isfinite(v)):
-        raise InputError(f"{name} must be a positive number of bytes per element; got {s}")
-    return v
-
-
-def tile_intensity(T, s):
-    """FLOPs per byte fetched for a matrix multiply computed in T x T output tiles.
-
-    Each output tile streams a T x K strip of A and a K x T strip of B (2 T K elements of s bytes)
-    and does 2 T^2 K FLOPs on them, so the intensity is T / s FLOP/byte whatever K is. T = 1 is no
-    reuse at all (every multiply-add fetches its two operands)."""
-    t = np.asarray(T, dtype=float)
-    if np.any(~np.isfinite(t)) or np.any(t < 1):
-        raise InputError(f"tile size T must be >= 1 element; got {T}")
-    return Q_(t / _bytes("s", s), "FLOP/byte")
-
-
-def largest_square_tile(capacity, s, multiple=16):
-    """The largest T (a multiple of ``multiple``, the tensor-core shape) with three T x T blocks
-    (a tile of A, of B and of the accumulating C) fitting in ``capacity``: 3 T^2 s <= capacity."""
-    c = float(Q_(capacity).to("byte").magnitude)
-    if not (c > 0 and math.isfinite(c)):
-        raise InputError(f"capacity must be a positive size; got {capacity}")
-    m = int(multiple)
-    if m < 1:
-        raise InputError(f"multiple must be >= 1; got {multiple}")
-    t = int(math.sqrt(c / (3.0 * _bytes("s", s))))
-    t -= t % m
-    if t < m:
-        raise InputError(f"no {m} x {m} tile of {s} fits three times in {capacity}")
-    return t
 
 
 def tiling(s=Q_(2, "byte")):

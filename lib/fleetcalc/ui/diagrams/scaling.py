@@ -3,9 +3,8 @@
 Every curve is computed by the library's scaling calculators (``scaling_laws.power_law_loss``,
 ``scaling_laws.training_flops``, ``scaling_laws.resource_for_loss``, ``parallel_scaling.fleet_step_time``,
 ``parallel_scaling.compute_fraction``). The chapter prints no fitted constants for its loss figures, so
-the two-variable loss uses the published fit of Kaplan et al. (2020, Eq. 1.5), the study the
-figures come from; :func:`kaplan_loss` below is that fit (the library has only the
-one-variable power law, so the two-variable form lives here).
+the two-variable loss is the published fit of Kaplan et al. (2020, Eq. 1.5),
+``scaling_laws.kaplan_loss``.
 """
 from __future__ import annotations
 
@@ -16,32 +15,11 @@ from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import magnitude
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
 
-__all__ = ["KAPLAN", "kaplan_loss", "loss_vs_compute", "loss_vs_data", "data_regimes",
+__all__ = ["loss_vs_compute", "loss_vs_data", "data_regimes",
            "c3_taxonomy", "FIG_1_8_SIZES"]
-
-#: Kaplan et al. 2020, Eq. 1.5 and Table 2 (loss in nats per token, P non-embedding parameters).
-KAPLAN = {"alpha_N": 0.076, "alpha_D": 0.095, "N_c": 8.8e13, "D_c": 5.4e13}
 
 #: The model sizes of Fig. 1.8's caption ("393K 至 708M 参数", line 830) and Kaplan's Fig. 4 between.
 FIG_1_8_SIZES = (393e3, 2e6, 25e6, 85e6, 302e6, 708e6)
-
-
-def kaplan_loss(P, D, *, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N_c=KAPLAN["N_c"],
-                D_c=KAPLAN["D_c"]):
-    """L(P, D) = [(N_c/P)^(alpha_N/alpha_D) + D_c/D]^alpha_D (nats/token), Kaplan et al. 2020
-    Eq. 1.5: the early-stopped test loss of a P-parameter model trained on D tokens.
-
-    Each limit is the library's one-variable power law (``scaling_laws.power_law_loss`` with no floor):
-    D -> infinity gives (N_c/P)^alpha_N, P -> infinity gives (D_c/D)^alpha_D. Vectorised.
-    """
-    p = magnitude("P", P, "", gt=0)
-    d = magnitude("D", D, "", gt=0)
-    a_n = magnitude("alpha_N", alpha_N, "", gt=0, le=1)
-    a_d = magnitude("alpha_D", alpha_D, "", gt=0, le=1)
-    # (N_c/P)^(a_n/a_d) is the power law A X^-alpha with A = N_c^(a_n/a_d), alpha = a_n/a_d
-    model_term = scaling_laws.power_law_loss(p, N_c ** (a_n / a_d), a_n / a_d, 0.0).magnitude
-    data_term = scaling_laws.power_law_loss(d, D_c, 1.0, 0.0).magnitude
-    return (model_term + data_term) ** a_d
 
 
 def _count(x: float) -> str:
@@ -83,7 +61,7 @@ def loss_vs_compute(sizes=(1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9), *, mark_budget=No
     cmap = __import__("matplotlib").colormaps["viridis"]
     for i, P in enumerate(sizes):
         D = C_grid / scaling_laws.training_flops(P, 1.0).magnitude          # tokens this budget buys
-        L_all[i] = np.where(D >= 1e3, kaplan_loss(P, np.maximum(D, 1e3)), np.nan)
+        L_all[i] = np.where(D >= 1e3, scaling_laws.kaplan_loss(P, np.maximum(D, 1e3)).magnitude, np.nan)
         ax.plot(C_grid, L_all[i], color=cmap(i / max(len(sizes) - 1, 1)), lw=1.2,
                 label=f"P = {_count(P)}")
     best = np.nanargmin(np.where(np.isnan(L_all), np.inf, L_all), axis=0)
@@ -114,8 +92,8 @@ def loss_vs_data(sizes=FIG_1_8_SIZES):
     floors = []
     for i, P in enumerate(sizes):
         color = cmap(i / max(len(sizes) - 1, 1))
-        ax.plot(D, kaplan_loss(P, D), color=color, lw=1.4, label=_count(P))
-        floor = scaling_laws.power_law_loss(P, KAPLAN["N_c"] ** KAPLAN["alpha_N"], KAPLAN["alpha_N"], 0.0).magnitude
+        ax.plot(D, scaling_laws.kaplan_loss(P, D).magnitude, color=color, lw=1.4, label=_count(P))
+        floor = scaling_laws.power_law_loss(P, scaling_laws.KAPLAN["N_c"] ** scaling_laws.KAPLAN["alpha_N"], scaling_laws.KAPLAN["alpha_N"], 0.0).magnitude
         floors.append(floor)
         ax.axhline(floor, color=color, lw=0.6, ls=":")
     fig.floors = np.array(floors)
