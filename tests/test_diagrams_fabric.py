@@ -12,8 +12,7 @@ from fleetcalc.ui.diagrams.draw import png
 def texts(fig):
     out = [t.get_text() for ax in fig.axes for t in ax.texts]
     out += [ax.get_title(loc="left") for ax in fig.axes]
-    if fig._suptitle is not None:
-        out.append(fig._suptitle.get_text())
+    out.append(fig.get_suptitle())
     return "\n".join(out)
 
 

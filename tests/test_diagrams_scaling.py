@@ -53,5 +53,8 @@ def test_diagrams_render_to_png():
         assert png(make())[:4] == b"\x89PNG"
 
 
-def test_count_labels():
-    assert [d._count(x) for x in (393e3, 2e6, 708e6, 1e9, 175e9)] == ["393K", "2M", "708M", "1B", "175B"]
+def test_curves_are_labelled_by_model_size_as_papers_do():
+    fig = d.loss_vs_data()
+    labels = [t.get_text() for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+    # Fig. 1.8's sizes (line 830: 393K to 708M parameters), written the way the paper labels them
+    assert labels == ["393K", "2M", "25M", "85M", "302M", "708M"]

@@ -8,6 +8,11 @@ from fleetcalc.core.units import Q_
 from fleetcalc.ui.widgets import Knob, collect_panels, knob, live_panels, panel
 
 
+def classes(widget) -> list[str]:
+    """The CSS classes the browser receives for ``widget`` (its synced state)."""
+    return widget.get_state()["_dom_classes"]
+
+
 def _example(B, s, R_peak, beta_mem):
     I = rl.matmul_intensity(B, 4096, 4096, s)
     return {"I": I, "R": rl.attainable_rate(I, R_peak, beta_mem), "R_peak": R_peak, "beta_mem": beta_mem,
@@ -123,18 +128,18 @@ def test_panel_carries_its_layout_classes_and_css():
                                "R_peak": knob(Q_(100, "TFLOP/s"), 10, 1000, 10, unit="TFLOP/s"),
                                "beta_mem": knob(2, 0.5, 8, 0.1, unit="TB/s")},
               show={"I": ("FLOP/byte", 2)}, plot=roofline_panel, title="t", main="R_peak")
-    assert "fc-panel" in p._dom_classes
-    assert "fc-readouts" in p.table._dom_classes and "fc-picture" in p.image._dom_classes
-    assert "fc-message" in p.message._dom_classes
-    assert "fc-main-knob" in p.controls["R_peak"]._dom_classes
-    assert "fc-main-knob" not in p.controls["B"]._dom_classes
+    assert "fc-panel" in classes(p)
+    assert "fc-readouts" in classes(p.table) and "fc-picture" in classes(p.image)
+    assert "fc-message" in classes(p.message)
+    assert "fc-main-knob" in classes(p.controls["R_peak"])
+    assert "fc-main-knob" not in classes(p.controls["B"])
     head = p.children[0].value
     assert "<style>" in head and "@container (max-width: 560px)" in head and "@container" in PANEL_CSS
     note = head[head.index("fc-static-only"):]
     assert "display:none" in note.split(">", 1)[0] and "R_peak" in note
     # without main=, the first knob is the main one
     q = _panel(plot=None)
-    assert "fc-main-knob" in q.controls["B"]._dom_classes
+    assert "fc-main-knob" in classes(q.controls["B"])
 
 
 def test_collect_panels_holds_the_only_strong_reference():
