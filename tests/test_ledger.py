@@ -151,7 +151,7 @@ def test_quiet_vendor_note_is_recorded_but_not_shown(capsys):
     assert q == Q_(2, "GB") and (LEDGER[-1].computed, LEDGER[-1].unit) == (2.0, "GB")
 
 
-def test_helpers_group_and_count():
+def test_grouping_and_counting():
     recs = [Record("confirmed", "a", "x", "1"), Record("erratum", "b", "y", "2"), Record("confirmed", "c", "z", "3")]
     assert [r.where for r in by_kind(recs)["confirmed"]] == ["a", "c"] and by_kind(recs)["assumed"] == []
     c = counts(recs)
