@@ -59,7 +59,7 @@ def test_two_executions_give_identical_outputs(source):
     runs = []
     for _ in range(2):
         book = nb.read_md(source)
-        nb._execute_nb(book, source.parent, timeout=300)
+        nb.execute_notebook(book, source.parent, timeout=300)
         runs.append(compared_outputs(book))
     first, second = runs
     assert [i for i, _ in first] == [i for i, _ in second]

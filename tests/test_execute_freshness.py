@@ -33,7 +33,7 @@ def repo(tmp_path, monkeypatch):
         return notebook
 
     monkeypatch.setattr(nb, "ROOT", tmp_path)
-    monkeypatch.setattr(nb, "_execute_nb", stub)
+    monkeypatch.setattr(nb, "execute_notebook", stub)
     return md, log
 
 
@@ -83,6 +83,6 @@ def test_a_failed_execution_is_not_recorded(repo, monkeypatch):
     def broken(notebook, cwd, timeout=300):
         raise RuntimeError("kernel died")
 
-    monkeypatch.setattr(nb, "_execute_nb", broken)
+    monkeypatch.setattr(nb, "execute_notebook", broken)
     assert nb.main(["execute", str(md)]) == 1
     assert not (nb.ROOT / "_build" / ".cache" / "executed.json").exists()

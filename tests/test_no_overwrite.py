@@ -40,7 +40,7 @@ def repo(tmp_path, monkeypatch):
         shutil.copy(src, dest)
     monkeypatch.setattr(nb, "ROOT", tmp_path)
     monkeypatch.setattr(nb, "MANIFEST", tmp_path / "exercises" / ".generated.json")
-    monkeypatch.setattr(nb, "_execute_nb", lambda notebook, cwd, timeout=300: notebook)
+    monkeypatch.setattr(nb, "execute_notebook", lambda notebook, cwd, timeout=300: notebook)
     return SimpleNamespace(root=tmp_path, solution=tmp_path / sol.relative_to(ROOT),
                            chapter=tmp_path / chap.relative_to(ROOT),
                            exercise=tmp_path / "exercises" / sol.relative_to(ROOT / "solutions"))

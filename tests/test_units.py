@@ -75,3 +75,34 @@ def test_auto_unit_picks_the_prefix_a_reader_expects():
     assert fmt(Q_(2100, "W"), "auto", sig=3) == "2.1 kW"
     assert fmt(Q_(5e9, "B"), "auto", sig=3) == "5 GB"
     assert fmt(Q_(0, "s"), "auto", sig=2) == "0 s"
+
+
+def test_import_fleetcalc_is_cheap_and_loads_pint_on_first_use():
+    """``import fleetcalc`` defers pint and numpy (target < 0.3 s CPU, bench/README.md); the names
+    it exports still work. CPU time (not wall) in a fresh interpreter, so a loaded machine does not
+    flake: it measures a few milliseconds, a hundred times under the target."""
+    import subprocess
+    import sys
+
+    code = ("import sys, time\n"
+            "t = time.process_time()\n"
+            "import fleetcalc\n"
+            "cpu = time.process_time() - t\n"
+            "assert 'pint' not in sys.modules and 'numpy' not in sys.modules, 'import fleetcalc loaded pint'\n"
+            "from fleetcalc import Q_, ureg, fmt\n"
+            "assert fmt(Q_(256, 'MiB'), 'auto', sig=3) == '256 MiB' and Q_ is ureg.Quantity\n"
+            "print(cpu)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert float(r.stdout.split()[-1]) < 0.3
+
+
+def test_fmt_grouping_and_number_alone():
+    # by hand: 16384 to 4 significant digits needs an exponent (%g switches at 10^sig): 1.638e4;
+    # 1234 fits in 4 digits and takes a thousands separator; 1234.5 GB at one decimal likewise
+    assert fmt(16384.0, sig=4, grouping=True) == "1.638e4"
+    assert fmt(1234.0, sig=4, grouping=True) == "1,234"
+    assert fmt(Q_(1234.5, "GB"), "GB", 1, grouping=True) == "1,234.5 GB"
+    assert fmt(Q_(1234, "GB"), "GB", 0, grouping=False) == "1234 GB"
+    assert fmt(Q_(1024, "bit"), "bit", 0, with_unit=False) == "1,024"   # "1,024-bit bus" labels
+    assert fmt(Q_(0.0123, ""), "%", 2) == "1.23 %"

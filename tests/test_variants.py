@@ -55,8 +55,8 @@ def test_each_student_gets_valid_inputs_of_their_own():
                 assert variants.in_range(v, ex.ranges[name]), (ex.id, name, v)
             full = {**ex.inputs, **inputs}
             assert variants.acceptable(ex, full)
-            assert variants._key(ex, full) != variants._key(ex, ex.inputs)        # not the book's
-            seen.add(variants._key(ex, full))
+            assert variants.variant_key(ex, full) != variants.variant_key(ex, ex.inputs)        # not the book's
+            seen.add(variants.variant_key(ex, full))
         assert len(seen) >= 2, f"{ex.id}: every student got the same variant"
     assert variants.student_inputs(answer_key.all_exercises()["28.8"], "s001", SEED) != \
         variants.student_inputs(answer_key.all_exercises()["28.8"], "s001", SEED + 1)
@@ -85,7 +85,7 @@ def test_ranges_helpers():
     assert variants.in_range(Q_(30, "s"), (10, 60, 10)) and not variants.in_range(Q_(35, "s"), (10, 60, 10))
     assert not variants.in_range(5, (10, 60))
     with pytest.raises(ValueError, match="lo, hi"):
-        variants._spec((1,))
+        variants.parse_range((1,))
 
 
 def test_grading_uses_each_students_own_variant(issued, tmp_path):

@@ -64,7 +64,8 @@ def read_md(path: Path):
 
 # ----------------------------------------------------------------------------- execute
 
-def _execute_nb(nb, cwd: Path, timeout: int = 300):
+def execute_notebook(nb, cwd: Path, timeout: int = 300):
+    """Run every cell of ``nb`` in a fresh kernel started in ``cwd``; the outputs land in ``nb``."""
     from nbclient import NotebookClient
 
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
@@ -91,7 +92,7 @@ def build_ipynb(md: Path, force: bool = False) -> Path:
             )
     nb.metadata["jupytext"] = {"formats": "ipynb,md:myst"}
     nb.metadata["fleetcalc"] = {"source_sha": sha(text)}
-    _execute_nb(nb, md.parent)
+    execute_notebook(nb, md.parent)
     for cell in nb.cells:  # ids and execution metadata must not churn between runs
         cell.metadata.pop("execution", None)
     for i, cell in enumerate(nb.cells):

@@ -71,7 +71,8 @@ def _is_int(x) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _spec(spec) -> tuple[float, float, float | None]:
+def parse_range(spec) -> tuple[float, float, float | None]:
+    """A variant range (lo, hi) or (lo, hi, step) as (lo, hi, step or None)."""
     if len(spec) == 2:
         return spec[0], spec[1], None
     if len(spec) == 3:
@@ -81,7 +82,7 @@ def _spec(spec) -> tuple[float, float, float | None]:
 
 def draw_value(rng: random.Random, book_value, spec):
     """One value inside ``spec`` = (lo, hi[, step]), in the unit (and type) of ``book_value``."""
-    lo, hi, step = _spec(spec)
+    lo, hi, step = parse_range(spec)
     if not lo <= hi:
         raise ValueError(f"range {spec!r} has lo > hi")
     if step is not None:
@@ -107,7 +108,7 @@ def _magnitude(v) -> float:
 
 def in_range(value, spec) -> bool:
     """Whether ``value`` lies in ``spec`` (and on its step grid, if it has one)."""
-    lo, hi, step = _spec(spec)
+    lo, hi, step = parse_range(spec)
     m = _magnitude(value)
     if not (lo - 1e-12 * abs(lo) <= m <= hi + 1e-12 * abs(hi)):
         return False
@@ -143,7 +144,8 @@ def acceptable(ex, inputs: dict) -> bool:
         return False
 
 
-def _key(ex, inputs: dict) -> tuple:
+def variant_key(ex, inputs: dict) -> tuple:
+    """What makes two variants of ``ex`` the same: its ranged inputs' magnitudes, by name."""
     return tuple((n, _magnitude(inputs[n])) for n in sorted(ex.ranges))
 
 
@@ -153,7 +155,7 @@ def variants_for(ex, n: int, seed: int) -> list[dict]:
     if missing:
         raise ValueError(f"exercise {ex.id}: ranges name inputs it does not have: {missing}")
     rng = _rng(seed, ex.id)
-    seen = {_key(ex, ex.inputs)}  # never hand out the book's own numbers as a variant
+    seen = {variant_key(ex, ex.inputs)}  # never hand out the book's own numbers as a variant
     found: list[dict] = []
     for _ in range(MAX_TRIES * max(n, 1)):
         if len(found) == n:
@@ -161,7 +163,7 @@ def variants_for(ex, n: int, seed: int) -> list[dict]:
         inputs = dict(ex.inputs)
         for name in sorted(ex.ranges):
             inputs[name] = draw_value(rng, ex.inputs[name], ex.ranges[name])
-        key = _key(ex, inputs)
+        key = variant_key(ex, inputs)
         if key in seen or not acceptable(ex, inputs):
             continue
         seen.add(key)
@@ -192,12 +194,12 @@ def student_inputs(ex, student: str, seed: int) -> dict:
         if missing:
             raise ValueError(f"exercise {ex.id}: ranges name inputs it does not have: {missing}")
         rng = _rng(seed, f"{student}/{ex.id}")
-        book = _key(ex, ex.inputs)
+        book = variant_key(ex, ex.inputs)
         for _ in range(MAX_TRIES):
             inputs = dict(ex.inputs)
             for name in sorted(ex.ranges):
                 inputs[name] = draw_value(rng, ex.inputs[name], ex.ranges[name])
-            if _key(ex, inputs) != book and acceptable(ex, inputs):
+            if variant_key(ex, inputs) != book and acceptable(ex, inputs):
                 found = {n: inputs[n] for n in sorted(ex.ranges)}
                 break
     _CACHE[key] = found

@@ -147,12 +147,15 @@ def human_unit(value) -> str | None:
     return None
 
 
-def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | None = None) -> str:
+def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | None = None, *,
+        grouping: bool | None = None, with_unit: bool = True) -> str:
     """Format ``value`` in ``unit`` with ``decimals`` places (or ``sig`` significant digits).
 
     ``unit="auto"`` picks the prefix a reader expects (:func:`human_unit`). Refuses nan and inf,
     and refuses to print a non-zero value as zero: ask for more digits or a smaller unit
-    instead. Numbers use thousands separators only when ``decimals`` is 0.
+    instead. Numbers use thousands separators only when ``decimals`` is 0, unless ``grouping``
+    says otherwise. ``with_unit=False`` prints the number alone (for a label that names the unit).
+    The one number formatter of the workbook: panels, plots, diagrams and tools call it.
     """
     q = as_quantity(value)
     if unit == "auto":
@@ -172,7 +175,7 @@ def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | 
     if sig is not None:
         if sig < 1:
             raise FormatError(f"sig must be >= 1; got {sig}")
-        text = f"{mag:.{sig}g}"
+        text = f"{mag:{',' if grouping else ''}.{sig}g}"
         if "e" in text:
             mant, exp = text.split("e")
             text = f"{mant}e{int(exp)}"
@@ -180,11 +183,14 @@ def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | 
         places = 3 if decimals is None else decimals
         if places < 0:
             raise FormatError(f"decimals must be >= 0; got {places}")
-        text = f"{mag:,.{places}f}" if places == 0 else f"{mag:.{places}f}"
+        group = places == 0 if grouping is None else grouping
+        text = f"{mag:{',' if group else ''}.{places}f}"
     if mag != 0 and float(text.replace(",", "")) == 0:
         raise FormatError(
             f"{mag!r} {unit or q.units} would print as {text}: use more digits or a smaller unit"
         )
+    if not with_unit:
+        return text
     unit_text = unit if unit is not None else (f"{q.units:~P}" if not q.dimensionless else "")
     return f"{text} {unit_text}".strip()
 

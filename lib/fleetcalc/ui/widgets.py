@@ -225,14 +225,12 @@ def _format_result(value, spec) -> str:
     if unit == "auto":
         q = as_quantity(value)
         if q.dimensionless and not isinstance(value, Quantity):
-            return html.escape(f"{float(q.magnitude):,.{decimals}g}")
+            return html.escape(fmt(q, sig=decimals, grouping=True))
         return html.escape(fmt(q, "auto", sig=decimals))
     try:
         return html.escape(fmt(value, unit or None, decimals))
-    except ValueError:
-        q = as_quantity(value)
-        q = q.to(unit) if unit else q
-        return html.escape(f"{float(q.magnitude):.3g} {unit}".strip())
+    except ValueError:  # too small for these decimals: three significant digits instead
+        return html.escape(fmt(value, unit or None, sig=3))
 
 
 class Panel(widgets.VBox):
@@ -382,9 +380,11 @@ class Panel(widgets.VBox):
     # 2-core machine). Most slider moves only move a few artists, so the panel blits: the first
     # update that changes artists marks them ``animated`` (left out of the full draw), the static
     # rest is drawn once and cached as a background, and later moves restore the background and
-    # draw just the changed artists (~10x faster). Anything else (new artists, changed view
-    # limits, changed axis or legend) falls back to a full draw. The result is the same picture,
-    # except that moving artists are drawn above the legend (tested: < 0.1 % of pixels differ).
+    # draw just the changed artists (~10x faster). Moving another slider that changes other
+    # artists costs one full draw, after which those are the animated ones. Anything else (new
+    # artists, changed view limits, changed axis or legend) falls back to a full draw. The result
+    # is the same picture, except that moving artists are drawn above the legend (tested: < 0.1 %
+    # of pixels differ).
     # (Annotation is left out: drawn on its own it lands at a different offset than in a full draw)
     _BLITTABLE = ("Line2D", "Text", "Rectangle", "Polygon", "PathCollection",
                   "PolyCollection", "LineCollection", "Circle", "Wedge", "FancyArrowPatch",
@@ -435,10 +435,14 @@ class Panel(widgets.VBox):
             self._render(full=False)
             return
         if same_layout and blittable:
+            # animate exactly what this move changed: the rest goes into the cached background,
+            # so after a switch to another slider its artists are not redrawn on every blit
+            for a in self._animated:
+                if a not in stale:
+                    a.set_animated(False)
             for a in stale:
-                if a not in self._animated:
-                    a.set_animated(True)
-                    self._animated.append(a)
+                a.set_animated(True)
+            self._animated = list(stale)
         self._render(full=True)
 
     def _render(self, full: bool):
@@ -452,6 +456,13 @@ class Panel(widgets.VBox):
         for a in sorted(self._animated, key=lambda a: a.get_zorder()):
             if a.get_visible() and a.figure is not None:
                 self._fig.draw_artist(a)
+        # the picture is now up to date: what the next update marks stale is what it changed.
+        # (Artists a draw skips stay stale otherwise: an empty title, the patch of an axes with
+        # axis("off"), an Annotation, whose draw re-stales its own arrow; they would force a full
+        # draw, or be blitted over the picture, on every later move.)
+        for ax in self._all_axes():
+            for a in ax.get_children():
+                a.stale = False
         from PIL import Image as _PIL  # matplotlib depends on pillow
 
         w, h = canvas.get_width_height(physical=True)

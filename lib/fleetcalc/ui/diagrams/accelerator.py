@@ -17,11 +17,6 @@ from fleetcalc.ui.diagrams.draw import PALETTE, canvas, label
 __all__ = ["reticle_fields_on_wafer", "wafer_vs_die", "SPECTRUM", "spectrum_points", "accelerator_spectrum"]
 
 
-def _num(q, unit, decimals=0) -> str:
-    """The number alone (no unit text), for labels that write the unit themselves."""
-    return fmt(q.to(unit).magnitude, None, decimals)
-
-
 def _mm(q) -> float:
     return float(q.to("mm").magnitude)
 
@@ -70,8 +65,8 @@ def wafer_vs_die():
           fontsize=9)
     x0 = r + 30
     ax.add_patch(Rectangle((x0, 40), w, h, facecolor=PALETTE["fault"], alpha=0.8, edgecolor=PALETTE["compute"]))
-    label(ax, x0 + w + 8, 40 + h / 2, f"one reticle field = {_num(hw('reticle.area'), 'mm**2')} mm²\n"
-          f"(H100 die: {_num(hw('h100.die_area'), 'mm**2')} mm²)\nthe largest die one exposure prints",
+    label(ax, x0 + w + 8, 40 + h / 2, f"one reticle field = {fmt(hw('reticle.area'), 'mm**2', 0, with_unit=False)} mm²\n"
+          f"(H100 die: {fmt(hw('h100.die_area'), 'mm**2', 0, with_unit=False)} mm²)\nthe largest die one exposure prints",
           ha="left", fontsize=9)
     wse = (f"Wafer-scale engine (WSE-3)\n{fmt(hw('wse3.cores'), None, 0)} cores, "
            f"{fmt(hw('wse3.sram'), 'GB', 0)} on-wafer SRAM\n{fmt(hw('wse3.memory_bandwidth'), 'auto', sig=3)} "
@@ -116,7 +111,7 @@ def accelerator_spectrum():
     for col, name, year, eff, prec in pts:
         v = eff.to("TFLOP/s/W").magnitude
         ax.plot([col], [v], "o", color=PALETTE["compute"], ms=7)
-        ax.annotate(f"{name} ({year}, {prec})\n{_num(eff, 'TFLOP/s/W', 2)} TFLOP/s per W", (col, v),
+        ax.annotate(f"{name} ({year}, {prec})\n{fmt(eff, 'TFLOP/s/W', 2, with_unit=False)} TFLOP/s per W", (col, v),
                     xytext=(8, -4), textcoords="offset points", fontsize=8, va="center")
     ax.set_yscale("log")
     from matplotlib.ticker import FuncFormatter
@@ -128,7 +123,7 @@ def accelerator_spectrum():
     ax.set_ylabel("peak throughput per watt\n(TFLOP/s per W, log)", fontsize=9)
     ax.tick_params(labelsize=8)
     lo, hi = hw("cpu_server.arithmetic_area_low"), hw("cpu_server.arithmetic_area_high")
-    ax.text(0, 0.32, f"only {_num(lo, 'percent')}-{_num(hi, 'percent')} % of the die\ndoes arithmetic\n"
+    ax.text(0, 0.32, f"only {fmt(lo, 'percent', 0, with_unit=False)}-{fmt(hi, 'percent', 0, with_unit=False)} % of the die\ndoes arithmetic\n"
             "(no peak/power pair\nin the text)", ha="center", fontsize=8, color=PALETTE["text"])
     ax.text(3, 0.32, f"{fmt(hw('wse3.sram'), 'GB', 0)} SRAM on the wafer,\n"
             f"{fmt(hw('wse3.memory_bandwidth'), 'auto', sig=3)}, {fmt(hw('wse3.power'), 'auto', sig=3)}\n(no peak rate in the text)",

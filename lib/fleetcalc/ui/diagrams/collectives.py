@@ -21,7 +21,7 @@ from fleetcalc.core.units import fmt
 from fleetcalc.core.validate import InputError
 from fleetcalc.ui.diagrams.draw import PALETTE, canvas
 
-__all__ = ["RingState", "ring_allreduce_state", "ring_steps", "draw_ring_state", "draw_tree",
+__all__ = ["RingState", "RingDrawing", "ring_allreduce_state", "ring_steps", "draw_ring_state", "draw_tree",
            "ring_phases", "ring_vs_tree_plot"]
 
 
@@ -75,55 +75,105 @@ def ring_allreduce_state(p, step) -> RingState:
     return RingState(p, step, count, sends, phase)
 
 
-def draw_ring_state(ax, state: RingState, *, fontsize=9, title=True):
-    """Draw one step on ``ax``: a p x p grid (rows = processes, columns = chunks), shade = share of
-    the p contributions summed, a bold edge on fully reduced chunks, arrows for this step's sends."""
-    from matplotlib.colors import LinearSegmentedColormap
-    from matplotlib.patches import Rectangle
+class RingDrawing:
+    """The artists of one ring diagram on ``ax`` (made once for ``p``); :meth:`show` moves them to
+    a :class:`RingState` in place (cell colours, bold edges, numbers, arrows, title), so a panel
+    stepping through the ring redraws only what changed. ``draw_ring_state`` is make-and-show."""
 
-    p = state.p
-    cmap = LinearSegmentedColormap.from_list("ring", ["#ffffff", PALETTE["memory"]])
-    ax.imshow(state.count / p, cmap=cmap, vmin=0, vmax=1, extent=(0, p, p, 0), interpolation="nearest")
-    ax.hlines(range(p + 1), 0, p, color="#888888", lw=0.6)
-    ax.vlines(range(p + 1), 0, p, color="#888888", lw=0.6)
-    ax.set_xlim(-1.3, p + 0.1)
-    ax.set_ylim(p + 0.2, -0.7)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    moved = {(dst, c) for _, dst, c in state.sends}
-    for r in range(p):
-        ax.text(-0.1, r + 0.5, f"P{r}", ha="right", va="center", fontsize=fontsize)
-    for c in range(p):
-        ax.text(c + 0.5, -0.3, f"c{c}", ha="center", va="center", fontsize=fontsize - 0.5)
-    full = np.argwhere(state.count == p)
-    if len(full):
-        from matplotlib.collections import PatchCollection
-        ax.add_collection(PatchCollection([Rectangle((c + 0.04, r + 0.04), 0.92, 0.92) for r, c in full],
-                                          facecolor="none", edgecolor=PALETTE["text"], lw=2.0))
-    if p <= 8:
+    def __init__(self, ax, p, *, fontsize=9, title=True):
+        from matplotlib.collections import PolyCollection
+        from matplotlib.colors import LinearSegmentedColormap
+        from matplotlib.patches import FancyArrowPatch
+
+        p = _p(p)
+        self.ax, self.p, self.fontsize, self.titled = ax, p, fontsize, title
+        self.cmap = LinearSegmentedColormap.from_list("ring", ["#ffffff", PALETTE["memory"]])
+        # cell (r, c) spans x in [c, c+1], y in [r, r+1] (row 0 on top); its edge is the grid line
+        self.cells = ax.add_collection(PolyCollection(
+            [_square(r, c, 0.0) for r in range(p) for c in range(p)], edgecolor="#888888",
+            linewidths=0.6, antialiased=True))
+        self.edges = ax.add_collection(PolyCollection([], facecolor="none", edgecolor=PALETTE["text"],
+                                                      linewidths=2.0))
+        ax.set_xlim(-1.3, p + 0.1)
+        ax.set_ylim(p + 0.2, -0.7)
+        ax.set_aspect("equal")
+        ax.axis("off")
         for r in range(p):
-            for c in range(p):
-                if (r, c) in moved:
-                    ax.text(c + 0.5, r + 0.5, str(state.count[r, c]), ha="center", va="center",
-                            fontsize=fontsize, fontweight="bold", color=PALETTE["network"])
-    for src, dst, c in state.sends:         # sender row -> receiver row, in the chunk's column
-        if dst == 0:                        # wrap-around: P(p-1) -> P0 on the left margin
-            ax.annotate("", xy=(-0.75, 0.5), xytext=(-0.75, p - 0.5),
-                        arrowprops=dict(arrowstyle="-|>", color=PALETTE["network"], lw=1.2,
-                                        connectionstyle="arc3,rad=-0.25"))
-        else:
-            ax.annotate("", xy=(c + 0.5, dst + 0.2), xytext=(c + 0.5, src + 0.75),
-                        arrowprops=dict(arrowstyle="-|>", color=PALETTE["network"], lw=1.4))
-    if title:
-        text = {"start": "start",
+            ax.text(-0.1, r + 0.5, f"P{r}", ha="right", va="center", fontsize=fontsize)
+        for c in range(p):
+            ax.text(c + 0.5, -0.3, f"c{c}", ha="center", va="center", fontsize=fontsize - 0.5)
+        # one number per receiving process (p <= 8 only: larger grids have no room for them)
+        self.numbers = [ax.text(0.5, 0.5, "", ha="center", va="center", fontsize=fontsize,
+                                fontweight="bold", color=PALETTE["network"], visible=False)
+                        for _ in range(p if p <= 8 else 0)]
+        # each step sends p chunks: p - 1 down a column (one collection of arrow shapes, drawn in
+        # one go), one wrapping from P(p-1) to P0 on the left margin
+        self.arrows = ax.add_collection(PolyCollection([], facecolor=PALETTE["network"], edgecolor="none",
+                                                       zorder=3))
+        self.wrap = ax.add_patch(FancyArrowPatch((-0.75, p - 0.5), (-0.75, 0.5), arrowstyle="-|>", lw=1.2,
+                                                 color=PALETTE["network"], mutation_scale=10, zorder=3,
+                                                 clip_on=False, visible=False, connectionstyle="arc3,rad=-0.25"))
+        self.state = None
+
+    def show(self, state: RingState):
+        """Bring the artists to ``state`` (same ``p``); unchanged artists are left alone."""
+        if state.p != self.p:
+            raise InputError(f"state.p must be the drawing's p = {self.p}; got {state.p}")
+        if self.state is not None and self.state.step == state.step:
+            return
+        p = self.p
+        self.state = state
+        self.cells.set_facecolor(self.cmap(state.count.ravel() / p))
+        self.edges.set_verts([_square(r, c, 0.04) for r, c in np.argwhere(state.count == p)])
+        down = [(src, dst, c) for src, dst, c in state.sends if dst != 0]
+        for t, (_, dst, c) in zip(self.numbers, sorted(state.sends, key=lambda s: s[1])):
+            t.set_position((c + 0.5, dst + 0.5))
+            t.set_text(str(state.count[dst, c]))
+        for t in self.numbers:
+            t.set_visible(bool(state.sends))
+        self.arrows.set_verts([_down_arrow(c + 0.5, src + 0.75, dst + 0.2) for src, dst, c in down])
+        self.wrap.set_visible(len(down) < len(state.sends))
+        if self.titled:
+            text = self.step_label(state)
+            if self.ax.get_title() != text:
+                self.ax.set_title(text, fontsize=self.fontsize + 0.5, pad=2)
+
+    @staticmethod
+    def step_label(state: RingState) -> str:
+        """"start", "reduce-scatter k/(p-1)" or "all-gather k/(p-1)"."""
+        p = state.p
+        return {"start": "start",
                 "reduce-scatter": f"reduce-scatter {state.step}/{p - 1}",
                 "all-gather": f"all-gather {state.step - (p - 1)}/{p - 1}"}[state.phase]
-        ax.set_title(text, fontsize=fontsize + 0.5, pad=2)
+
+
+def _down_arrow(x, y0, y1, shaft=0.028, head=0.16, half=0.085):
+    """An arrow from (x, y0) to (x, y1) as one polygon in data units (a cell is 1 x 1; about the
+    size of a 1.4 pt '-|>' arrow on the panel)."""
+    d = 1.0 if y1 > y0 else -1.0
+    yh = y1 - d * head
+    return [(x - shaft, y0), (x + shaft, y0), (x + shaft, yh), (x + half, yh), (x, y1), (x - half, yh),
+            (x - shaft, yh)]
+
+
+def _square(r, c, inset):
+    return [(c + inset, r + inset), (c + 1 - inset, r + inset), (c + 1 - inset, r + 1 - inset),
+            (c + inset, r + 1 - inset)]
+
+
+def draw_ring_state(ax, state: RingState, *, fontsize=9, title=True) -> RingDrawing:
+    """Draw one step on ``ax``: a p x p grid (rows = processes, columns = chunks), shade = share of
+    the p contributions summed, a bold edge on fully reduced chunks, arrows for this step's sends.
+    Returns the :class:`RingDrawing`, whose ``show`` moves it to another step in place."""
+    drawing = RingDrawing(ax, state.p, fontsize=fontsize, title=title)
+    drawing.show(state)
+    return drawing
 
 
 def draw_tree(ax, p, *, fontsize=9, m=None, alpha=None, beta_net=None):
     """An unsegmented binary tree over p = 2^k processes (Eq. 28.13): reduce up, then broadcast down,
-    each of the 2 log2 p levels carrying the whole message m; times from the calculator if given."""
+    each of the 2 log2 p levels carrying the whole message m; times from the calculator if given.
+    Returns the caption line with the sizes and times (a Text), which a panel updates with ``set_text``."""
     p = _p(p)
     if p & (p - 1):
         raise InputError(f"p must be a power of two for the binary tree (Eq. 28.13); got {p}")
@@ -145,10 +195,26 @@ def draw_tree(ax, p, *, fontsize=9, m=None, alpha=None, beta_net=None):
                     xc = child + (stride - 1) / 2
                     ax.annotate("", xy=(xp, lv + 1 - 0.18), xytext=(xc, lv + 0.18),
                                 arrowprops=dict(arrowstyle="<|-|>", color=PALETTE["network"], lw=1.1))
-    txt = f"binary tree, p = {p}: {2 * levels} levels (up, then down), each sends all of m"
-    if m is not None:
-        txt += f"\nper level: {fmt(m, 'auto', sig=3)}; t_tree = {fmt(tree_allreduce_time(p, m, alpha, beta_net), 'auto', sig=3)}"
-    ax.text((p - 1) / 2, -0.9, txt, ha="center", va="center", fontsize=fontsize)
+    from matplotlib.transforms import offset_copy
+
+    # two Texts: the shape (fixed for p) over the sizes and times (which a panel rewrites)
+    x, y = (p - 1) / 2, -0.9
+    if m is None:
+        ax.text(x, y, _tree_shape(p), ha="center", va="center", fontsize=fontsize)
+        return ax.text(x, y, "", ha="center", va="center", fontsize=fontsize)
+    ax.text(x, y, _tree_shape(p), ha="center", va="bottom", fontsize=fontsize,
+            transform=offset_copy(ax.transData, fig=ax.figure, y=1.5, units="points"))
+    return ax.text(x, y, _tree_times(p, m, alpha, beta_net), ha="center", va="top", fontsize=fontsize,
+                   transform=offset_copy(ax.transData, fig=ax.figure, y=-1.5, units="points"))
+
+
+def _tree_shape(p) -> str:
+    levels = int(math.log2(p))
+    return f"binary tree, p = {p}: {2 * levels} levels (up, then down), each sends all of m"
+
+
+def _tree_times(p, m, alpha, beta_net) -> str:
+    return f"per level: {fmt(m, 'auto', sig=3)}; t_tree = {fmt(tree_allreduce_time(p, m, alpha, beta_net), 'auto', sig=3)}"
 
 
 def ring_phases(p=4):
@@ -178,16 +244,37 @@ def ring_phases(p=4):
 
 def ring_vs_tree_plot(axes, inputs, results):
     """Panel plot: the ring at ``results['step']`` (left) beside the binary tree (right).
-    Needs ``results`` with ``p``, ``step``, ``m``, ``alpha``, ``beta_net``."""
+    Needs ``results`` with ``p``, ``step``, ``m``, ``alpha``, ``beta_net``. Draws once and returns
+    the update: a step recolours cells and moves numbers and arrows in place; new m, α or β
+    rewrite two captions; a new ``p`` draws the axes again."""
+    from matplotlib.transforms import offset_copy
+
     ax1, ax2 = axes
-    for ax in axes:
-        ax.clear()
-    p, k = results["p"], results["step"]
-    st = ring_allreduce_state(p, k)
-    draw_ring_state(ax1, st, fontsize=9)
-    where = ax1.get_title()
-    chunk = ring_round_bytes(p, results["m"]).to(results["m"].units)   # keep the reader's prefixes (MiB)
-    ax1.set_title(f"{where}\nring: {ring_steps(p)} steps of {fmt(chunk, 'auto', sig=3)}; "
-                  f"t_ring = {fmt(ring_allreduce_time(p, results['m'], results['alpha'], results['beta_net']), 'auto', sig=3)}",
-                  fontsize=9)
-    draw_tree(ax2, p, m=results["m"], alpha=results["alpha"], beta_net=results["beta_net"])
+    drawn: dict = {}
+
+    def update(inputs, res):
+        p, m, alpha, beta_net = res["p"], res["m"], res["alpha"], res["beta_net"]
+        if drawn.get("p") != p:
+            for ax in axes:
+                ax.clear()
+            drawn.clear()
+            drawn.update(p=p, ring=RingDrawing(ax1, p, fontsize=9, title=False),
+                         tree=draw_tree(ax2, p, m=m, alpha=alpha, beta_net=beta_net))
+            # two lines above the ring: the step (changes on every move) over the times (change
+            # with m, α, β); one Text each, so a step redraws only the short one
+            ax1.set_title(" ", fontsize=9)
+            above = offset_copy(ax1.transAxes, fig=ax1.figure, y=6 + 11, units="points")
+            drawn["step"] = ax1.text(0.5, 1.0, "", transform=above, ha="center", va="baseline", fontsize=9)
+        state = ring_allreduce_state(p, res["step"])
+        drawn["ring"].show(state)
+        drawn["step"].set_text(RingDrawing.step_label(state))
+        key = (m, alpha, beta_net)
+        if drawn.get("key") != key:
+            drawn["key"] = key
+            chunk = ring_round_bytes(p, m).to(m.units)   # keep the reader's prefixes (MiB)
+            ax1.title.set_text(f"ring: {ring_steps(p)} steps of {fmt(chunk, 'auto', sig=3)}; "
+                               f"t_ring = {fmt(ring_allreduce_time(p, m, alpha, beta_net), 'auto', sig=3)}")
+            drawn["tree"].set_text(_tree_times(p, m, alpha, beta_net))
+
+    update(inputs, results)
+    return update

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics import scaling_laws
+from fleetcalc.physics import inference, memory, scaling_laws
 from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_, fmt
-from fleetcalc.core.validate import magnitude
+from fleetcalc.core.validate import count, magnitude
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
 __all__ = ["STACK", "fleet_stack", "ai_triad", "triad_numbers", "CAP_CHOICES", "cap_choices", "cap_progress"]
@@ -51,7 +51,7 @@ def _sci(x: float) -> str:
     sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
     k = int(np.floor(np.log10(x)))
     m = x / 10 ** k
-    head = "" if np.isclose(m, 1) else f"{m:.2g}×"
+    head = "" if np.isclose(m, 1) else f"{fmt(m, sig=2)}×"
     return f"{head}10{str(k).translate(sup)}"
 
 
@@ -60,12 +60,13 @@ def triad_numbers(C, *, accelerator="h100", n_devices=10_000, mfu=0.4, precision
     tokens (20 tokens per parameter), the weight bytes at ``precision_bytes`` per parameter, and
     the wall-clock days on ``n_devices`` catalog accelerators at model-FLOP utilisation ``mfu``."""
     opt = scaling_laws.compute_optimal(C)
-    n = magnitude("n_devices", n_devices, "", ge=1)
+    n = count("n_devices", n_devices)
     u = magnitude("mfu", mfu, "", gt=0, le=1)
     b = magnitude("precision_bytes", precision_bytes, "", gt=0)
     peak = hw(f"{accelerator}.peak_fp16")
-    days = (Q_(magnitude("C", C, "FLOP", gt=0), "FLOP") / (n * u * peak)).to("day")
-    return {"P": opt["P"], "D": opt["D"], "weights": (opt["P"].magnitude * b * Q_(1, "byte")),
+    # wall clock: C over n devices each sustaining mfu x peak
+    days = inference.compute_time(Q_(magnitude("C", C, "FLOP", gt=0), "FLOP"), u * peak, n).to("day")
+    return {"P": opt["P"], "D": opt["D"], "weights": memory.weights_memory(opt["P"], Q_(b, "byte")).to("byte"),
             "days": days, "peak": peak, "n_devices": n, "mfu": u}
 
 

@@ -18,10 +18,6 @@ from fleetcalc.core.validate import InputError
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
 
-def _num(q, unit, decimals=0) -> str:
-    """The number alone (no unit text), for labels that write the unit themselves."""
-    return fmt(Q_(q).to(unit).magnitude, None, decimals)
-
 __all__ = ["tile_intensity", "largest_square_tile", "tiling", "hbm_stack"]
 
 
@@ -138,7 +134,7 @@ def hbm_stack(stacks_key="h100"):
         ax.plot([xt, xt], [y, top - 0.04], color=PALETTE["text"], lw=1.0)
     label(ax, x0 + 1.3, top + 0.35, f"{dies}-{dies_hi} DRAM dies, joined by\nthrough-silicon vias (TSVs, the vertical lines)",
           fontsize=8)
-    arrow(ax, (3.55, 2.3), (4.55, 2.3), f"{_num(width, 'bit')}-bit bus", kind="memory", both=True, offset=(0, 0.08))
+    arrow(ax, (3.55, 2.3), (4.55, 2.3), f"{fmt(width, 'bit', 0, with_unit=False)}-bit bus", kind="memory", both=True, offset=(0, 0.08))
     label(ax, 4.05, 1.95, f"{fmt(per_stack, 'auto', sig=3)}\nper stack", fontsize=8)
     label(ax, 4.2, 0.2, f"H100: {n_stacks} stacks x {fmt(per_stack, 'auto', sig=3)} = {fmt(per_stack * n_stacks, 'auto', sig=3)} "
           f"(catalog total {fmt(total, 'auto', sig=3)}), {fmt(hw('hbm.energy_per_bit'), 'pJ/bit', 0)}", fontsize=9)
@@ -146,7 +142,7 @@ def hbm_stack(stacks_key="h100"):
     box(ax, 8.9, 4.7, 2.8, 0.9, "DDR5 DIMM", kind="memory", alpha=0.2, fontsize=9)
     box(ax, 8.9, 1.6, 2.8, 1.0, "CPU", kind="host", alpha=0.35, fontsize=9)
     arrow(ax, (10.3, 2.65), (10.3, 4.65), "", kind="memory", both=True)
-    label(ax, 10.3, 3.65, f"{_num(hw('ddr5.channel_width'), 'bit')}-bit channel\n"
+    label(ax, 10.3, 3.65, f"{fmt(hw('ddr5.channel_width'), 'bit', 0, with_unit=False)}-bit channel\n"
           f"over cm of board\n{fmt(hw('ddr5.energy_per_bit'), 'pJ/bit', 0)}\n"
           f"server: {fmt(hw('ddr5.server_bandwidth'), 'auto', sig=3)}", fontsize=8,
           bbox=dict(facecolor="white", edgecolor="none", alpha=0.85))

@@ -31,10 +31,6 @@ class Level:
     source: str                # catalog paths the numbers come from
 
 
-def _q(q, sig=3):
-    return fmt(q, "auto", sig=sig)
-
-
 def hierarchy_levels(device: str = "h100") -> list[Level]:
     """The levels of Fig. 28.1 for ``device`` (registers first, host DRAM last), numbers from the catalog.
 
@@ -46,16 +42,16 @@ def hierarchy_levels(device: str = "h100") -> list[Level]:
         raise ValueError(f"device must be 'h100' (the only device with every level in the catalog); got {device!r}")
     smem_total = (hw("h100.smem_per_sm") * hw("h100.sms")).to("MiB")
     return [
-        Level("registers", "one thread", f"{_q(hw('h100.register_file_low'), 2)}–{_q(hw('h100.register_file_high'), 2)} in all",
+        Level("registers", "one thread", f"{fmt(hw('h100.register_file_low'), 'auto', sig=2)}–{fmt(hw('h100.register_file_high'), 'auto', sig=2)} in all",
               None, "compute", "h100.register_file_low, h100.register_file_high"),
         Level("shared memory / L1", "one block (on one SM)",
-              f"{_q(hw('h100.smem_per_sm'))} per SM = {_q(smem_total)} in all",
+              f"{fmt(hw('h100.smem_per_sm'), 'auto', sig=3)} per SM = {fmt(smem_total, 'auto', sig=3)} in all",
               hw("h100.smem_bandwidth"), "compute", "h100.smem_per_sm x h100.sms, h100.smem_bandwidth"),
-        Level("L2 cache", "the whole chip", _q(hw("h100.l2_capacity")), hw("h100.l2_bandwidth"), "memory",
+        Level("L2 cache", "the whole chip", fmt(hw("h100.l2_capacity"), "auto", sig=3), hw("h100.l2_bandwidth"), "memory",
               "h100.l2_capacity, h100.l2_bandwidth"),
-        Level("HBM", "the device", _q(hw("h100.hbm_capacity")), hw("h100.hbm_bandwidth"), "memory",
+        Level("HBM", "the device", fmt(hw("h100.hbm_capacity"), "auto", sig=3), hw("h100.hbm_bandwidth"), "memory",
               "h100.hbm_capacity, h100.hbm_bandwidth"),
-        Level("host DDR5", "the node's CPUs", f"{_q(hw('dgx_h100.host_dram'))} per node", hw("ddr5.server_bandwidth"),
+        Level("host DDR5", "the node's CPUs", f"{fmt(hw('dgx_h100.host_dram'), 'auto', sig=3)} per node", hw("ddr5.server_bandwidth"),
               "host", "dgx_h100.host_dram, ddr5.server_bandwidth"),
     ]
 
@@ -82,7 +78,7 @@ def memory_hierarchy(device: str = "h100"):
         label(ax, cx, y + row_h * 0.66, lv.name, fontsize=10, fontweight="bold")
         label(ax, cx, y + row_h * 0.28, lv.capacity, fontsize=8.5)
         bw = "no single figure\n(\u201chundreds of TB/s\u201d)" if lv.bandwidth is None \
-            else f"{_q(lv.bandwidth)}"
+            else f"{fmt(lv.bandwidth, 'auto', sig=3)}"
         label(ax, cx + w / 2 + 0.15, y + row_h / 2, bw, fontsize=8.5, ha="left")
         # execution scope on the left, joined by a dotted line
         label(ax, 1.55, y + row_h / 2, lv.scope, fontsize=8.5, ha="center", style="italic")
@@ -94,7 +90,7 @@ def memory_hierarchy(device: str = "h100"):
     y_hbm, y_host = ys[3], ys[4]
     pcie = hw("pcie.gen5_x16")
     arrow(ax, (cx - 2.2, y_hbm), (cx - 2.2, y_host + row_h), "", kind="host", both=True, width=2)
-    label(ax, cx - 2.35, (y_hbm + y_host + row_h) / 2, f"PCIe Gen5 x16: {_q(pcie)} per direction",
+    label(ax, cx - 2.35, (y_hbm + y_host + row_h) / 2, f"PCIe Gen5 x16: {fmt(pcie, 'auto', sig=3)} per direction",
           fontsize=8.5, ha="right")
     ax.annotate("", xy=(0.35, ys[-1] + row_h), xytext=(0.35, ys[0]),
                 arrowprops=dict(arrowstyle="-|>", color=PALETTE["text"], lw=1.2))

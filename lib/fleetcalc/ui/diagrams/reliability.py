@@ -102,4 +102,4 @@ def failure_timeline(C, M, R_f, *, nodes=4, failed_node=2, intervals=3, fail_fra
 
 
 def _pct(q):
-    return f"{float(q.to('percent').magnitude):.2f} %"
+    return fmt(q, "%", 2)

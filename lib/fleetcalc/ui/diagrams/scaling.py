@@ -48,8 +48,8 @@ def _count(x: float) -> str:
     """A parameter count the way papers label curves: 393K, 25M, 1B."""
     for div, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
         if x >= div:
-            return f"{x / div:.3g}{suffix}"
-    return f"{x:.3g}"
+            return fmt(x / div, sig=3) + suffix
+    return fmt(x, sig=3)
 
 
 def _loglog(ax, xlabel, ylabel):

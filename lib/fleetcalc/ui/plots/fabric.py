@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics import fabric
+from fleetcalc.physics import fabric, links
 from fleetcalc.physics.collectives import ring_allreduce_time, tree_allreduce_time
 from fleetcalc.core.units import Q_
 from fleetcalc.ui.plots import fit_limits, log_axes, plain_log_ticks
@@ -97,8 +97,8 @@ def fat_tree_panel(ax, inputs, results):
 
 def oversubscription_panel(ax, inputs, results):
     """Bisection bandwidth (left axis) and the time to push the bisection traffic (right axis)
-    against the oversubscription ratio of a two-tier tree (Vol. 2 Ch. 3 §3.5). Needs
-    ``bisect_full`` (byte/s), ``data`` (byte), ``ratio``."""
+    against the oversubscription ratio of a two-tier tree (Vol. 2 Ch. 3 §3.5). Needs the inputs
+    ``hosts`` and ``link_bw``, and ``data`` (byte) and ``ratio`` in the results."""
     r = np.linspace(1, 8, 141)
     (lb,) = ax.plot(r, r, color="#1f4e79", lw=2, label="BW_bisect (TB/s)")
     ax.set_xlabel("oversubscription (downlink : uplink)")
@@ -110,8 +110,9 @@ def oversubscription_panel(ax, inputs, results):
     ax.grid(True, alpha=0.25)
 
     def update(inputs, res):
-        bw = res["bisect_full"].to("TB/s").magnitude / r
-        t = res["data"].to("TB").magnitude / bw
+        bw_q = fabric.bisection_bandwidth(inputs["hosts"], inputs["link_bw"], r)
+        bw = bw_q.to("TB/s").magnitude
+        t = links.transfer_time.kernel(res["data"].to("byte").magnitude, bw_q.to("byte/s").magnitude)
         lb.set_ydata(bw)
         lt.set_ydata(t)
         fit_limits(ax, y=(0, bw.max() * 1.1))
@@ -181,7 +182,7 @@ def hops_panel(ax, inputs, results):
     leaf-spine-leaf and a path through the core (Vol. 2 Ch. 3 §3.3, §3.5). Needs ``per_switch``
     and ``fec`` (s)."""
     names = ["rail (1)", "leaf-spine-leaf (3)", "via core (5)"]
-    trav = np.array([1, 3, 5])
+    trav = fabric.switch_traversals(np.array([1, 2, 3])).magnitude    # 1, 3, 5 (tiers up 1, 2, 3)
     b1 = ax.bar(names, trav, color="#4e79a7", label="switching")
     b2 = ax.bar(names, trav, color="#f28e2b", label="FEC")
     ax.set_ylabel("one-way latency (µs)")
@@ -189,8 +190,8 @@ def hops_panel(ax, inputs, results):
     ax.grid(True, axis="y", alpha=0.25)
 
     def update(inputs, res):
-        sw = res["per_switch"].to("us").magnitude * trav
-        fe = res["fec"].to("us").magnitude * trav
+        sw = fabric.path_latency(trav, res["per_switch"]).to("us").magnitude
+        fe = links.fec_path_latency(res["fec"], trav).to("us").magnitude
         for i in range(3):
             b1[i].set_height(sw[i])
             b2[i].set_y(sw[i])
@@ -258,10 +259,10 @@ def torus_panel(ax, inputs, results):
 
 
 def incast_panel(ax, inputs, results):
-    """Queue depth at an incast port over time against the buffer size (Vol. 2 Ch. 3 Fig. 3.11).
-    Needs ``offered`` and ``port`` (byte/s), ``buffer`` (byte) and ``t_fill`` (s)."""
-    t = np.linspace(0, 1, 101)
-    (q,) = ax.plot(t, t, color="#1f4e79", lw=2, label="queue")
+    """Queue depth at an incast port over time against the buffer size (Vol. 2 Ch. 3 Fig. 3.11):
+    it grows at the excess rate until the buffer is full at ``t_fill`` (``fabric.buffer_fill_time``)
+    and stays full. Needs ``buffer`` (byte) and ``t_fill`` (s)."""
+    (q,) = ax.plot([0, 1, 2], [0, 1, 1], color="#1f4e79", lw=2, label="queue")
     buf = ax.axhline(1, color="#c0392b", ls="--", lw=1.5, label="buffer")
     ax.set_xlabel("time (µs)")
     ax.set_ylabel("queued data (MB)")
@@ -270,12 +271,10 @@ def incast_panel(ax, inputs, results):
 
     def update(inputs, res):
         tf = res["t_fill"].to("us").magnitude
-        tt = t * tf * 2
-        excess = (res["offered"] - res["port"]).to("MB/us").magnitude
-        q.set_data(tt, np.minimum(tt * excess, res["buffer"].to("MB").magnitude))
         b = res["buffer"].to("MB").magnitude
+        q.set_data([0, tf, 2 * tf], [0, b, b])      # full at t_fill, then held full (PFC) or dropping
         buf.set_ydata([b, b])
-        fit_limits(ax, x=(0, tt[-1]))
+        fit_limits(ax, x=(0, 2 * tf))
         fit_limits(ax, y=(0, b * 1.3))
         ax.set_title(f"buffer full after {tf:.3g} µs; then PFC pauses or packets drop", fontsize=9)
 

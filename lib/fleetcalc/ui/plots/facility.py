@@ -24,7 +24,7 @@ def rack_and_facility(axes, inputs, results):
     coloured by the cooling regime it needs. Right: facility power as IT + overhead (PUE - 1).
 
     Needs ``results`` with ``rack_power`` (kW), ``cooling_code`` (0/1/2), ``it_power`` and
-    ``facility_power`` (W Quantities), ``room_air_max`` and ``air_max`` (kW)."""
+    ``facility_power`` (W Quantities), ``room_air_max`` and ``air_max`` (kW); the input ``pue``."""
     ax1, ax2 = axes
     (rbar,) = ax1.bar([0], [float(results["rack_power"].to("kW").magnitude)], width=0.5)
     room = ax1.axhline(0, color="#9bbb59", ls="--", lw=1.5, label="room air limit")
@@ -63,7 +63,7 @@ def rack_and_facility(axes, inputs, results):
         ovbar.set_y(it)
         ovbar.set_height(fac - it)
         ftext.set_position((0, fac))
-        ftext.set_text(f"{fac:.2f} MW (PUE {fac / it:.2f})" if it > 0 else "")
+        ftext.set_text(f"{fac:.2f} MW (PUE {float(inputs['pue']):.2f})" if it > 0 else "")
         _top(ax2, lims, "ax2", max(fac, 1e-3), 1.3)
 
     update(inputs, results)

@@ -19,7 +19,8 @@ def decode_vs_batch(axes, inputs, results):
     """Two axes. Left: per-step time vs batch B (memory term, compute term, the max) with the
     current B marked. Right: bandwidth floor vs model size (parameters) per device, 50 ms line.
 
-    ``results``: ``B_grid``, ``t_mem_grid``, ``t_comp_grid`` (ms arrays), ``B``, ``t_step`` (ms),
+    ``results``: ``B_grid``, ``t_mem_grid``, ``t_comp_grid``, ``t_step_grid`` (ms arrays, the terms and
+    the step time from ``inference.decode_step``), ``B``, ``t_step_ms``,
     ``N_grid`` (parameters), ``floors`` {label: ms array}, ``N`` (parameters).
     Later moves move the curves and markers; y ranges change only when a curve leaves them."""
     left, right = axes
@@ -46,7 +47,7 @@ def decode_vs_batch(axes, inputs, results):
         b = res["B_grid"]
         lm.set_data(b, tm)
         lc.set_data(b, tc)
-        ls.set_data(b, np.maximum(tm, tc))
+        ls.set_data(b, np.asarray(res["t_step_grid"], float))
         pt.set_data([res["B"]], [res["t_step_ms"]])
         both = np.concatenate([tm, tc, [float(res["t_step_ms"])]])
         lims["left"] = lim = _log_range(lims["left"], both[both > 0].min(), both.max())

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.physics.collectives import alpha_beta_time, latency_bandwidth_threshold
+from fleetcalc.physics.links import links_power
 from fleetcalc.core.units import Q_
 from fleetcalc.ui.plots import fit_limits, log_axes
 
@@ -117,10 +118,10 @@ def link_power_panel(ax, inputs, results):
     ax.grid(True, alpha=0.25)
 
     def update(inputs, res):
-        w = res["power_per_link"].to("W").magnitude
-        ln.set_ydata(n * w / 1e3)
+        p = links_power(n, res["power_per_link"]).to("kW").magnitude
+        ln.set_ydata(p)
         pt.set_data([res["n_links"]], [res["P_links"].to("kW").magnitude])
-        fit_limits(ax, y=(0, max(n[-1] * w / 1e3, 1) * 1.05))
+        fit_limits(ax, y=(0, max(p[-1], 1) * 1.05))
 
     update(inputs, results)
     return update

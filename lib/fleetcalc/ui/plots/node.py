@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fleetcalc.core.units import Q_
+from fleetcalc.physics.fabric import utilization
 from fleetcalc.ui.plots import fit_limits, plain_log_ticks
 
 RED = "#c0392b"
@@ -66,12 +68,13 @@ def step_breakdown(ax, inputs, results):
 
     def update(inputs, res):
         c, n = vals(res)
-        for bc, bn, t, ni, yi in zip(comp, comm, texts, n, y):
+        busy = utilization(res["t_compute"], Q_(n, "ms")).magnitude      # c / (c + comm)
+        for bc, bn, t, ni, yi, u in zip(comp, comm, texts, n, y, busy):
             bc.set_width(c)
             bn.set_x(c)
             bn.set_width(ni)
             t.set_position((c + ni, yi))
-            t.set_text(f" busy {100 * c / (c + ni):.1f}%")
+            t.set_text(f" busy {100 * u:.1f}%")
         fit_limits(ax, x=(0, (c + n.max()) * 1.35))
 
     update(inputs, results)

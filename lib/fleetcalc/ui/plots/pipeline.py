@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from fleetcalc.core.units import Q_, fmt
+from fleetcalc.physics import pipeline
+
 COLORS = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"]
 N_BATCHES = 4
 
@@ -64,7 +67,10 @@ def gantt_panel(ax, inputs, results):
                 b.set_x(s0[i, j])
                 b.set_width(st[j])
             end = max(end, d.max())
-        first.set_xdata([sum(st), sum(st)])
+        stages = Q_(np.asarray(st, float), "ms")
+        t_first = pipeline.first_batch_time(stages).to("ms").magnitude      # Eq. 28.8
+        t_pipe = pipeline.pipeline_interval(stages).to("ms").magnitude      # Eq. 28.9
+        first.set_xdata([t_first, t_first])
         # keep the x range while the schedule's end stays within (40 %, 100 %) of it
         xl = state.get("xlim")
         if xl is None or end > xl[1] / 1.05 * 1.0001 or end < xl[1] * 0.4:
@@ -73,8 +79,8 @@ def gantt_panel(ax, inputs, results):
         if state.get("ylim") is None:
             state["ylim"] = (-0.6, 1.9)
             ax.set_ylim(*state["ylim"])
-        ax.set_title(f"{N_BATCHES} batches: first batch {sum(st):.3g} ms (full path), "
-                     f"then one per {max(st):.3g} ms (slowest stage)", fontsize=9)
+        ax.set_title(f"{N_BATCHES} batches: first batch {fmt(Q_(t_first, 'ms'), 'ms', sig=3)} (full path), "
+                     f"then one per {fmt(Q_(t_pipe, 'ms'), 'ms', sig=3)} (slowest stage)", fontsize=9)
 
     update(inputs, results)
     return update

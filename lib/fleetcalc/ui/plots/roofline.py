@@ -11,9 +11,11 @@ _I = np.logspace(-1, 4, 200)
 
 
 def roof_curve(R_peak, beta_mem, intensities=_I, unit: str = "TFLOP/s"):
-    """The roof over ``intensities`` (FLOP/byte) and the ridge point, from Eq. 28.2 (roofline module)."""
-    roof = roofline.attainable_rate(Q_(intensities, "FLOP/byte"), R_peak, beta_mem).m_as(unit)
-    ridge = float(roofline.ridge_point(R_peak, beta_mem).m_as("FLOP/byte"))
+    """The roof over ``intensities`` (FLOP/byte) in ``unit`` and the ridge point (FLOP/byte), from
+    Eq. 28.2-28.3 (the roofline calculators' float kernels: a slider move redraws 200 points)."""
+    r, b = R_peak.m_as("FLOP/s"), beta_mem.m_as("byte/s")
+    roof = roofline.attainable_rate.kernel(np.asarray(intensities, float), r, b) / Q_(1, unit).m_as("FLOP/s")
+    ridge = float(roofline.ridge_point.kernel(r, b))
     return roof, ridge
 
 

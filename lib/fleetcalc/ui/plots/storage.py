@@ -14,14 +14,15 @@ _Q = np.logspace(np.log10(512), np.log10(256 * 2**20), 120)   # 512 B .. 256 MiB
 def effective_bandwidth_panel(ax, inputs, results):
     """log-log roofs: a q (IOPS roof) and beta_io (link roof). Needs ``beta_io`` (Quantity),
     ``iops`` (Quantity, request/s), ``request_size`` and ``beta_eff`` (Quantities)."""
-    q = Q_(_Q, "byte")
-    huge = Q_(1e30, "byte/s")  # a link that never binds: the request roof alone
+    mib_s = Q_(1, "MiB/s").m_as("byte/s")
 
-    def curves(res):
-        b = res["beta_io"].to("MiB/s").magnitude
-        aq = storage.effective_bandwidth(huge, res["iops"], q).m_as("MiB/s")
-        roof = storage.effective_bandwidth(res["beta_io"], res["iops"], q).m_as("MiB/s")
-        return b, aq, roof
+    def curves(res):   # Eq. 28.16 on floats (byte/s, request/s, byte): the calculator's kernel
+        iops = res["iops"]   # request/s, or a plain 1/s read as request/s (as the calculator reads it)
+        a = iops.m_as("request/s") if iops.check("[request] / [time]") else iops.m_as("1/s")
+        b = res["beta_io"].m_as("byte/s")
+        aq = storage.effective_bandwidth.kernel(np.inf, a, _Q) / mib_s   # a link that never binds
+        roof = storage.effective_bandwidth.kernel(b, a, _Q) / mib_s
+        return b / mib_s, aq, roof
 
     b, aq, roof_y = curves(results)
     (roof,) = ax.loglog(_Q / 1024, roof_y, color="#1f4e79", lw=2.5, label="β_eff = min(β_io, a·q)")
