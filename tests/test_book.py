@@ -11,7 +11,7 @@ def test_agreeing_number_prints_one_line(capsys):
     assert book_says(t, "0.01757 s", where="Eq. 28.14", name="t_ring") is None
     line = capsys.readouterr().out.strip()
     assert line.startswith("[✓ book] Eq. 28.14 | t_ring = 0.0175") and line.endswith("book: 0.01757 s")
-    assert LEDGER[-1].status == "confirmed"
+    assert LEDGER[-1].kind == "confirmed"
 
 
 def test_disagreement_raises_and_names_everything():
@@ -71,7 +71,7 @@ def test_caveat_must_follow_and_prints_its_own_marker(capsys):
     book_says(t, "12.0 hour", where="line 2302", name="t", caveat="FP8 peak for a BF16 run")
     out = capsys.readouterr().out
     assert out.startswith("[caveat] line 2302 | t = 11.99 hour | book: 12.0 hour | caveat: FP8 peak")
-    assert "✓" not in out and LEDGER[-1].status == "caveat"
+    assert "✓" not in out and LEDGER[-1].kind == "caveat"
     # a caveat is pinned: if the number stops following from the inputs, it fails
     with pytest.raises(BookMismatch, match="caveat"):
         book_says(t, "24.0 hour", where="line 2302", name="t", caveat="FP8 peak for a BF16 run")
@@ -95,7 +95,7 @@ def test_reconstruction_is_never_a_confirmation(capsys):
     book_says(f, "4.1 %", where="§1.8", name="f", reconstruction="1.2 s back-solved from 4.1 %")
     out = capsys.readouterr().out
     assert out.startswith("[reconstructed] §1.8 | f = 4.10 % | book: 4.1 % | rebuilt: 1.2 s back-solved")
-    assert "✓" not in out and LEDGER[-1].status == "reconstruction"
+    assert "✓" not in out and LEDGER[-1].kind == "reconstruction"
     with pytest.raises(BookMismatch, match="reconstruction"):
         book_says(f, "4.3 %", where="§1.8", name="f", reconstruction="1.2 s back-solved from 4.1 %")
 
@@ -105,7 +105,7 @@ def test_vendor_note_shows_both_and_fails_when_they_agree(capsys):
     vn = vendor_note("1,200 GB/s", Q_(300, "GB/s"), source="vendor datasheet", where="Table 2.x", name="ICI")
     out = capsys.readouterr().out
     assert out.startswith("[vendor note] Table 2.x | ICI = 300 GB/s (vendor) | book: 1,200 GB/s | source: vendor datasheet")
-    assert (vn.book, vn.vendor) == ("1,200 GB/s", "300 GB/s") and LEDGER[-1].status == "vendor"
+    assert (vn.book, vn.vendor) == ("1,200 GB/s", "300 GB/s") and LEDGER[-1].kind == "vendor"
     with pytest.raises(BookMismatch, match="agrees"):
         vendor_note("8.4 kW", "8,400 W", source="x", where="w")
     with pytest.raises(BookMismatch, match="cannot compare"):

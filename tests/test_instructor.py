@@ -13,15 +13,15 @@ from workbook import instructor  # noqa: E402
 HAND_SECTIONS = ("## Learning objectives", "## Suggested lecture flow", "## Misconceptions to target")
 
 
-def test_parse_erratum_line():
-    # the shape fleetcalc.core.book.book_says prints for an erratum
-    line = ("[erratum] line 1541: '1.6x more HBM capacity' | H200/H100 capacity = 1.8 | book: 1.6 | "
-            "cause: with 141 GB the ratio is 1.76 (1.6x would need 128 GB)")
-    e = instructor.parse_erratum(line)
+def test_erratum_from_its_record():
+    # the record fleetcalc.core.book.book_says makes for an erratum
+    from fleetcalc.core.ledger import Record
+    r = Record("erratum", "line 1541: '1.6x more HBM capacity'", "H200/H100 capacity", "1.8", "1.6",
+               reason="with 141 GB the ratio is 1.76 (1.6x would need 128 GB)")
+    e = instructor.finding(r)
     assert e.where == "line 1541: '1.6x more HBM capacity'"
     assert e.value == "H200/H100 capacity = 1.8" and e.book == "1.6"
     assert e.cause == "with 141 GB the ratio is 1.76 (1.6x would need 128 GB)"
-    assert instructor.parse_erratum("[✓ book] Eq. 28.14 | t = 1 s | book: 1 s") is None
 
 
 def test_render_replaces_only_the_blocks():
@@ -65,7 +65,7 @@ def test_every_erratum_in_the_notebooks_is_in_the_guide(chapter):
         nb = nbformat.read(nb_path, as_version=4)
         for cell in nb.cells:
             for out in cell.get("outputs", []):
-                for line in out.get("text", "").splitlines():
+                for line in (out.get("text") or out.get("data", {}).get("text/plain", "")).splitlines():
                     if line.startswith("[erratum]"):
                         n += 1
                         where, _, book = line[len("[erratum]"):].split(" | ")[:3]

@@ -30,13 +30,13 @@ from pathlib import Path
 import pytest
 from seeds import seeds_dir
 
+from fleetcalc.core.ledger import MIME, Record, read_ledger
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD = ROOT / "_build"
 SITES = ("student", "instructor")
 SEEDS = seeds_dir()
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-MARKERS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
-           "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.core.book.MARKERS
 KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed")   # the ledger's columns
 
 
@@ -88,19 +88,9 @@ def expected_pages(site: str) -> list[Path]:
     return pages
 
 
-def outputs_text(nb_path: Path) -> list[str]:
-    nb = json.loads(nb_path.read_text(encoding="utf-8"))
-    lines = []
-    for c in nb["cells"]:
-        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
-            if o.get("output_type") == "stream" and o.get("name") == "stdout":
-                t = o["text"]
-                lines += ("".join(t) if isinstance(t, list) else t).splitlines()
-    return lines
-
-
 def ledger_lines(nb_path: Path) -> list[str]:
-    return [ln.strip() for ln in outputs_text(nb_path) if ln.startswith(tuple(MARKERS))]
+    """The text line of every ledger record a notebook's outputs hold."""
+    return [r.line() for r in read_ledger(nb_path)]
 
 
 def has_panels(nb_path: Path) -> bool:
@@ -329,9 +319,7 @@ def test_ledger_counts_match_the_notebooks(built_sites, site):
     rows = [r for r in rows if r]
     expected: dict[str, Counter] = {}
     for nb in ledger_sources(site):
-        c = expected.setdefault(nb.parent.name, Counter())
-        for ln in ledger_lines(nb):
-            c[next(v for k, v in MARKERS.items() if ln.startswith(k))] += 1
+        expected.setdefault(nb.parent.name, Counter()).update(r.kind for r in read_ledger(nb))
     titles = yaml_titles()
     got = {r[0]: [int(x) for x in r[2:3 + len(KINDS)]] for r in rows}
     total = Counter()
@@ -348,19 +336,15 @@ def test_ledger_counts_match_the_notebooks(built_sites, site):
 @pytest.mark.parametrize("site", SITES)
 def test_errata_page_lists_every_erratum(built_sites, site):
     text = page_text(built_sites[site] / "reference" / "errata.html")
-    errata = [ln for nb in ledger_sources(site) for ln in ledger_lines(nb) if ln.startswith("[erratum]")]
-    for ln in errata:
-        cause = ln.split("| cause: ", 1)[1].strip()
-        book = re.search(r"\| book: (.*?) \|", ln).group(1)
-        assert cause in text and book in text, ln
+    records = [r for nb in ledger_sources(site) for r in read_ledger(nb)]
+    errata = [r for r in records if r.kind == "erratum"]
+    for r in errata:
+        assert r.reason in text and r.printed in text, r.line()
     if errata:
         assert f"{len(errata)} errata," in text
-    for marker, kind in MARKERS.items():   # every other class has its own section and count
-        if kind in ("confirmed", "assumed", "erratum"):
-            continue
-        lines = [ln for nb in ledger_sources(site) for ln in ledger_lines(nb) if ln.startswith(marker)]
-        for ln in lines:
-            assert ln[len(marker):].split(" | ")[0].strip() in text, ln
+    for r in records:   # every other class has its own section and count
+        if r.kind in ("caveat", "vendor", "reconstruction"):
+            assert r.where in text, r.line()
 
 
 def yaml_titles() -> dict:
@@ -503,16 +487,22 @@ def test_wheel_installs_in_a_clean_venv(lite_site, tmp_path):
     assert str(site_pkgs) in run.stdout.splitlines()[0], run.stdout
 
 
-def test_ledger_line_parser():
-    """The three line shapes of lib/fleetcalc/core/book.py's docstring."""
+def test_ledger_pages_read_the_records(tmp_path):
+    """The site's pages read the notebooks' ledger records (data, not text): a confirmation and an
+    erratum stored in a notebook come back with the fields the ledger and errata tables show."""
     from workbook import reference_pages as rp
-    e = rp.parse_line("[✓ book] Eq. 28.14 | t_ring = 0.01757 s | book: 0.01757 s")
-    assert (e.status, e.where, e.name, e.value, e.printed) == ("confirmed", "Eq. 28.14", "t_ring", "0.01757 s", "0.01757 s")
-    e = rp.parse_line("[erratum] Table 2.3 | ratio = 4.50 | book: 9 | cause: GB vs GiB")
-    assert (e.status, e.value, e.printed, e.note) == ("erratum", "4.50", "9", "GB vs GiB")
-    e = rp.parse_line("[assumed] Ch. 1 §1.4 | t_step = 1 s | why: the text gives none")
-    assert (e.status, e.where, e.name, e.value, e.note) == ("assumed", "Ch. 1 §1.4", "t_step", "1 s", "the text gives none")
-    assert rp.parse_line("something else") is None
+    ok = Record("confirmed", "Eq. 28.14", "t_ring", "0.01757 s", "0.01757 s", verdict="agrees")
+    bad = Record("erratum", "Table 2.3", "ratio", "4.50", "9", verdict="differs", reason="GB vs GiB")
+    outs = [{"output_type": "display_data", "metadata": {}, "data": {"text/plain": r.line(), MIME: r.to_json()}}
+            for r in (ok, bad)]
+    nb = {"cells": [{"cell_type": "code", "source": "", "metadata": {}, "outputs": outs}], "metadata": {},
+          "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    e, f = rp.notebook_entries(path)
+    assert (e.kind, e.where, e.name, e.shown, e.printed) == ("confirmed", "Eq. 28.14", "t_ring", "0.01757 s", "0.01757 s")
+    assert (f.kind, f.value, f.printed, f.detail()) == ("erratum", "4.50", "9", "GB vs GiB")
+    assert rp.notebook_entries(tmp_path / "missing.ipynb") == []
 
 
 # ----------------------------------------------------------------------------- frame positions

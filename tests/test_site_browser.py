@@ -108,7 +108,7 @@ def folded_lines(nb_path) -> set[str]:
     for c in nb["cells"]:
         if c["cell_type"] == "code" and "hide-output" in c.get("metadata", {}).get("tags", []):
             for o in c.get("outputs", []):
-                text = o.get("text", "")
+                text = o.get("text") or o.get("data", {}).get("text/plain", "")
                 out |= {ln.strip() for ln in ("".join(text) if isinstance(text, list) else text).splitlines()}
     return out
 

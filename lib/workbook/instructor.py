@@ -8,8 +8,9 @@ blocks this tool writes between markers, read from the executed notebooks so the
 
 * ``overview``: each section notebook, its ``book_says`` checks / errata / assumptions, and its panels
   (the ``title=`` of every ``panel(...)`` call, with its sliders);
-* ``errata``: every ``[erratum]`` line the notebooks print (the book's value, the recomputed one and
-  the cause), grouped by notebook: what to warn students about;
+* ``errata``: every erratum the notebooks record (the book's value, the recomputed one and the
+  cause; read with ``fleetcalc.core.ledger.read_ledger``), grouped by notebook: what to warn
+  students about;
 * ``exercises``: every exercise of the chapter (registered in the exercise bank or cited in the
   chapter text), the sections that cite it ("Exercises for this section: **id**"; failing that, the
   section notebooks its exercise notebook names), its student notebook, and whether it has seeded
@@ -28,6 +29,7 @@ from pathlib import Path
 
 import nbformat
 
+from fleetcalc.core.ledger import Record, by_kind, read_ledger
 from workbook import ROOT
 CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3")
 GUIDES = ROOT / "instructor"
@@ -55,10 +57,10 @@ class Section:
     checks: int = 0
     assumed: int = 0
     errata: list[Erratum] = field(default_factory=list)
-    caveats: list[Erratum] = field(default_factory=list)          # [caveat] lines (cause = how it misleads)
-    vendor: list[Erratum] = field(default_factory=list)           # [vendor note] lines (cause = source | note)
-    rebuilt: list[Erratum] = field(default_factory=list)          # [reconstructed] lines (cause = what was rebuilt)
-    assumptions: list[str] = field(default_factory=list)                # "[assumed]" lines, prefix cut
+    caveats: list[Erratum] = field(default_factory=list)          # caveats (cause = how it misleads)
+    vendor: list[Erratum] = field(default_factory=list)           # vendor notes (cause = source; note)
+    rebuilt: list[Erratum] = field(default_factory=list)          # reconstructions (cause = what was rebuilt)
+    assumptions: list[Record] = field(default_factory=list)             # assume(...) records
     panels: list[tuple[str, list[str]]] = field(default_factory=list)  # (title, slider labels)
     cited: list[str] = field(default_factory=list)                      # exercise ids cited
 
@@ -67,28 +69,9 @@ class Section:
         return self.path.relative_to(ROOT).as_posix()
 
 
-_FINDING = {"[erratum]": "cause:", "[caveat]": "caveat:", "[vendor note]": "source:", "[reconstructed]": "rebuilt:"}
-
-
-def parse_erratum(line: str, marker: str = "[erratum]") -> Erratum | None:
-    """``[erratum] where | name = value | book: printed | cause: text`` (fleetcalc.core.book's format);
-    with ``marker`` also a caveat, vendor note or reconstruction line (its reason field)."""
-    if not line.startswith(marker):
-        return None
-    key = _FINDING[marker]
-    parts = line[len(marker):].strip().split(" | ")
-    if len(parts) < 4 or not parts[2].startswith("book:") or not parts[3].startswith(key):
-        return Erratum(line[len(marker):].strip(), "", "", "")
-    cause = " | ".join(parts[3:])[len(key):].strip().replace(" | note: ", "; ")
-    return Erratum(parts[0].strip(), parts[1].strip(), parts[2][len("book:"):].strip(), cause)
-
-
-def _outputs_text(cell) -> str:
-    chunks = []
-    for out in cell.get("outputs", []):
-        if out.get("output_type") == "stream":
-            chunks.append(out.get("text", ""))
-    return "".join(chunks)
+def finding(record: Record) -> Erratum:
+    """An erratum, caveat, vendor note or reconstruction record as the guide lists it."""
+    return Erratum(record.where, f"{record.name} = {record.shown}", record.printed, record.detail())
 
 
 _PANEL_TITLE = re.compile(r"""title\s*=\s*(?:f?"([^"]+)"|f?'([^']+)')""")
@@ -108,22 +91,12 @@ def _first_heading(nb) -> str:
 def read_section(path: Path) -> Section:
     nb = nbformat.read(path, as_version=4)
     sec = Section(path, _first_heading(nb) or path.stem)
+    found = by_kind(read_ledger(nb))
+    sec.checks, sec.assumed, sec.assumptions = len(found["confirmed"]), len(found["assumed"]), found["assumed"]
+    sec.errata, sec.caveats, sec.vendor, sec.rebuilt = ([finding(r) for r in found[k]] for k in
+                                                        ("erratum", "caveat", "vendor", "reconstruction"))
     for cell in nb.cells:
         if cell.cell_type == "code":
-            for line in _outputs_text(cell).splitlines():
-                if line.startswith("[✓ book]"):
-                    sec.checks += 1
-                elif line.startswith("[assumed]"):
-                    sec.assumed += 1
-                    sec.assumptions.append(line[len("[assumed]"):].strip())
-                elif line.startswith("[erratum]"):
-                    sec.errata.append(parse_erratum(line))
-                elif line.startswith("[caveat]"):
-                    sec.caveats.append(parse_erratum(line, "[caveat]"))
-                elif line.startswith("[vendor note]"):
-                    sec.vendor.append(parse_erratum(line, "[vendor note]"))
-                elif line.startswith("[reconstructed]"):
-                    sec.rebuilt.append(parse_erratum(line, "[reconstructed]"))
             if re.search(r"(^|\W)panel\(", cell.source):
                 m = _PANEL_TITLE.search(cell.source)
                 title = (m.group(1) or m.group(2)) if m else "(untitled panel)"
@@ -197,17 +170,8 @@ def errata_block(secs: list[Section]) -> str:
     if assumed:
         lines += ["", "**Inputs the text leaves out** (the notebooks state them with `assume(...)`; say so "
                   "when you present the number):", ""]
-        lines += [f"- {_assumption(a)} (`{s.path.name}`)" for s, a in assumed]
+        lines += [f"- {a.where}: **{a.name} = {a.value}** ({a.reason}) (`{s.path.name}`)" for s, a in assumed]
     return "\n".join(lines).replace("\n\n\n", "\n\n").strip()
-
-
-def _assumption(text: str) -> str:
-    """``where | name = value | why: reason`` -> ``where: **name = value**. reason``."""
-    parts = text.split(" | ")
-    if len(parts) >= 3 and parts[2].startswith("why:"):
-        why = " | ".join(parts[2:])[len("why:"):].strip()
-        return f"{parts[0]}: **{parts[1]}** ({why})"
-    return text
 
 
 def _errata_lines(rows) -> list[str]:

@@ -1,7 +1,7 @@
 """Generated reference pages of the site (never typed by hand).
 
-* number ledger: every ``[✓ book]``, ``[erratum]`` and ``[assumed]`` line that the executed
-  notebooks print (the line format is fixed in lib/fleetcalc/core/book.py), with the book location,
+* number ledger: every record of ``book_says``, ``vendor_note`` and ``assume`` in the executed
+  notebooks' outputs (read by ``fleetcalc.core.ledger.read_ledger``), with the book location,
   the printed value, the recomputed value, the status, and the counts per chapter;
 * errata: one section per class of finding (erratum, caveat, vendor note, reconstruction) with
   the book value, the recomputed value and the note; the vendor-note section also lists the
@@ -27,20 +27,17 @@ import sys
 import tomllib
 from functools import lru_cache
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
+from fleetcalc.core import ledger
+from fleetcalc.core.ledger import KINDS, Record, read_ledger
 from workbook import ROOT
 GLOSSARY = ROOT / "site" / "glossary.toml"
 GLOSSARY_LINES = ROOT / "tests" / "data" / "glossary_source_lines.txt"
-STATUS = {"[✓ book]": "confirmed", "[erratum]": "erratum", "[caveat]": "caveat", "[vendor note]": "vendor",
-          "[reconstructed]": "reconstruction", "[assumed]": "assumed"}   # fleetcalc.core.book.MARKERS
 STATUS_LABEL = {"confirmed": "✓ confirmed", "erratum": "erratum", "caveat": "caveat", "vendor": "vendor note",
                 "reconstruction": "reconstruction", "assumed": "assumed"}
-KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed")
 COLUMN = {"confirmed": "confirmed", "erratum": "errata", "caveat": "caveats", "vendor": "vendor notes",
           "reconstruction": "reconstructions", "assumed": "assumed"}
-LINE = re.compile(r"^(" + "|".join(re.escape(k) for k in STATUS) + r") (.*)$")
 #: The errata page: one section per class, with an honest heading and what the class means.
 SECTIONS = {
     "erratum": ("Errata: the printed number does not follow from the book's own inputs",
@@ -63,41 +60,6 @@ SECTIONS = {
 
 # ----------------------------------------------------------------------------- parsing
 
-@dataclass
-class Entry:
-    status: str          # confirmed | erratum | assumed
-    where: str           # the book location (Eq. 28.14, Table 2.3, ...)
-    name: str
-    value: str           # recomputed (confirmed, erratum) or assumed value
-    printed: str         # the book's printed value ("" for an assumption)
-    note: str            # erratum cause, assumption's why, or a remark
-    line: str            # the whole output line
-
-
-def parse_line(line: str) -> Entry | None:
-    """One output line of book_says/assume -> Entry (None for any other line)."""
-    m = LINE.match(line.strip())
-    if not m:
-        return None
-    status = STATUS[m.group(1)]
-    fields = m.group(2).split(" | ")
-    where = fields[0].strip()
-    name, _, value = (fields[1] if len(fields) > 1 else "").partition(" = ")
-    printed = note = ""
-    for f in fields[2:]:
-        if f.startswith("book: ") and not printed:
-            printed = f[len("book: "):]
-        elif f.startswith(("cause: ", "caveat: ", "rebuilt: ", "why: ")):
-            note = f.split(": ", 1)[1]
-        elif f.startswith("source: "):
-            note = (f[len("source: "):] + " | " + note) if note else f[len("source: "):]
-        elif f.startswith("note: "):
-            note = (note + "; " + f[len("note: "):]) if note else f[len("note: "):]
-        else:
-            note = (note + " | " + f) if note else f
-    return Entry(status, where, name.strip(), value.strip(), printed.strip(), note.strip(), line.strip())
-
-
 @lru_cache(maxsize=None)
 def _cells(path: Path, mtime: float) -> tuple:
     return tuple(json.loads(path.read_text(encoding="utf-8")).get("cells", []))
@@ -108,28 +70,11 @@ def cells(path: Path) -> tuple:
     return _cells(path, path.stat().st_mtime)
 
 
-def _text(o: dict) -> str:
-    t = o.get("text", "")
-    if not t and "data" in o:
-        t = o["data"].get("text/plain", "")
-    return "".join(t) if isinstance(t, list) else t
-
-
-def notebook_entries(path: Path) -> list[Entry]:
-    """Ledger lines printed in the stored outputs of an executed notebook (in cell order)."""
+def notebook_entries(path: Path) -> list[Record]:
+    """The ledger records in the stored outputs of an executed notebook (in cell order)."""
     if path.suffix != ".ipynb" or not path.is_file():
         return []
-    out = []
-    for cell in cells(path):
-        if cell.get("cell_type") != "code":
-            continue
-        for o in cell.get("outputs", []):
-            if o.get("output_type") == "stream" and o.get("name") == "stdout":
-                for line in _text(o).splitlines():
-                    e = parse_line(line)
-                    if e:
-                        out.append(e)
-    return out
+    return read_ledger({"cells": cells(path)})
 
 
 def notebook_title(path: Path) -> str:
@@ -199,16 +144,11 @@ def list_table(rows: list[list[str]], header: list[str], name: str | None = None
 # ----------------------------------------------------------------------------- pages
 
 def ledger_data(pages, titles: dict) -> "OrderedDict[str, list[tuple]]":
-    """chapter folder -> [(page, [Entry, ...]), ...] in site order."""
+    """chapter folder -> [(page, [Record, ...]), ...] in site order."""
     data: OrderedDict[str, list] = OrderedDict()
     for p in ledger_pages(pages):
         data.setdefault(chapter_of(p), []).append((p, notebook_entries(p.src)))
     return data
-
-
-def counts(entries) -> Counter:
-    c = Counter(e.status for e in entries)
-    return Counter({k: c.get(k, 0) for k in KINDS})
 
 
 def cards(rows: list[list[str]], header: list[str], name: str | None = None, classes: str = "") -> str:
@@ -233,7 +173,7 @@ def ledger_page(pages, book: dict, site: str) -> str:
     total = Counter()
     summary = []
     for ch, items in data.items():
-        c = counts([e for _, es in items for e in es])
+        c = ledger.counts([e for _, es in items for e in es])
         total += c
         summary.append([esc(titles.get(ch, ch)), str(len(items))] + [str(c[k]) for k in KINDS] + [str(sum(c.values()))])
     summary.append(["**all chapters**", str(sum(len(v) for v in data.values()))] + [str(total[k]) for k in KINDS]
@@ -258,8 +198,8 @@ def ledger_page(pages, book: dict, site: str) -> str:
         rows = []
         for p, entries in items:
             for e in entries:
-                rows.append([doc_link(p), esc(e.where), esc(e.name), esc(e.printed or "—"), esc(e.value),
-                             STATUS_LABEL[e.status] + (": " + esc(e.note) if e.status != "confirmed" and e.note else "")])
+                rows.append([doc_link(p), esc(e.where), esc(e.name), esc(e.printed or "—"), esc(e.shown),
+                             STATUS_LABEL[e.kind] + (": " + esc(e.detail()) if e.kind != "confirmed" and e.detail() else "")])
         if rows:
             out.append(cards(rows, ["notebook", "book location", "quantity", "book prints", "recomputed",
                                     "status"], classes="ledger-detail"))
@@ -269,14 +209,14 @@ def ledger_page(pages, book: dict, site: str) -> str:
 
 
 def findings(pages, book: dict) -> dict[str, list]:
-    """class -> [(chapter title, page, Entry), ...] in site order."""
+    """class -> [(chapter title, page, Record), ...] in site order."""
     titles = book.get("chapter_titles", {})
     found: dict[str, list] = {k: [] for k in SECTIONS}
     for ch, items in ledger_data(pages, titles).items():
         for p, entries in items:
             for e in entries:
-                if e.status in found:
-                    found[e.status].append((titles.get(ch, ch), p, e))
+                if e.kind in found:
+                    found[e.kind].append((titles.get(ch, ch), p, e))
     return found
 
 
@@ -319,7 +259,7 @@ def errata_page(pages, book: dict, site: str) -> str:
     for k, (heading, meaning) in SECTIONS.items():
         out.append(f"## {heading}\n")
         out.append(meaning + "\n")
-        rows = [[esc(e.where), esc(e.name), esc(e.printed), esc(e.value.removesuffix(" (vendor)")), esc(e.note),
+        rows = [[esc(e.where), esc(e.name), esc(e.printed), esc(e.value), esc(e.detail()),
                  doc_link(p) + f" ({esc(ch)})"] for ch, p, e in found[k]]
         if rows:
             out.append(cards(rows, headers[k], name=f"{k}-table", classes=f"findings findings-{k}"))
@@ -558,7 +498,7 @@ def line_holds(printed: str, text: str, scales=(1.0, 1e3, 1e-3, 1e2, 1e-2, 1e6, 
     return False
 
 
-def cited_checks(pages_paths) -> list[tuple[Path, Entry, str, list[int]]]:
+def cited_checks(pages_paths) -> list[tuple[Path, Record, str, list[int]]]:
     """(notebook, ledger entry, seed key, cited lines) for every printed value whose ``where``
     names a source line."""
     out = []

@@ -1,9 +1,11 @@
 """Checking recomputed numbers against the numbers the books print.
 
 Every derived number a source text prints is recomputed by a lib call and passed to
-:func:`book_says` together with the printed text. It prints one line and raises
-:class:`BookMismatch` when the two disagree at the book's printed precision (half a unit in
-the last printed digit). Lines have a fixed shape so the site's number ledger can read them::
+:func:`book_says` together with the printed text. It records the check as a
+:class:`~fleetcalc.core.ledger.Record`, shows it (one line of text, and in a notebook the record
+as data beside it: :mod:`fleetcalc.core.ledger`, whose :func:`~fleetcalc.core.ledger.read_ledger`
+the site's number ledger and the instructor guides read), and raises :class:`BookMismatch` when
+the two disagree at the book's printed precision (half a unit in the last printed digit)::
 
     [✓ book] Eq. 28.14 | t_ring = 0.01757 s | book: 0.01757 s
     [erratum] Table 2.3 | ratio = 4.50 | book: 9 | cause: ...
@@ -34,13 +36,14 @@ that it fails the day it stops being what it says:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from fleetcalc.core.ledger import CLASSES, MARKERS, Record, emit
 from fleetcalc.core.units import _NUMBER, Quantity, as_quantity, parse_printed
 
-__all__ = ["book_says", "assume", "vendor_note", "BookMismatch", "LEDGER", "Check", "VendorNote",
+__all__ = ["book_says", "assume", "vendor_note", "BookMismatch", "LEDGER", "Record", "VendorNote",
            "MARKERS", "CLASSES"]
 
 
@@ -48,25 +51,19 @@ class BookMismatch(AssertionError):
     """A recomputed number that disagrees with the book (or an erratum that no longer is one)."""
 
 
-@dataclass
-class Check:
-    status: str  # "confirmed" | "erratum" | "caveat" | "vendor" | "reconstruction" | "assumed"
-    where: str
-    name: str
-    value: str
-    printed: str
-    cause: str = ""
-    extra: dict = field(default_factory=dict)
-
-
-#: The line marker of each status (the site's ledger and the instructor guides parse these).
-MARKERS = {"confirmed": "[✓ book]", "erratum": "[erratum]", "caveat": "[caveat]",
-           "vendor": "[vendor note]", "reconstruction": "[reconstructed]", "assumed": "[assumed]"}
-#: The four classes of finding, in the order the errata page shows them.
-CLASSES = ("erratum", "caveat", "vendor", "reconstruction")
-
 #: Every check made in this Python process, in order (the site's ledger reads notebook outputs).
-LEDGER: list[Check] = []
+LEDGER: list[Record] = []
+
+
+def _record(record: Record) -> None:
+    LEDGER.append(record)
+    emit(record)
+
+
+def _stable(x: float | None) -> float | None:
+    """A float cut to 10 significant digits: the stored record must not change with the last bits
+    of a platform's arithmetic (nbval compares it)."""
+    return None if x is None else float(f"{x:.10g}")
 
 
 def _decimals(half_ulp: float) -> int:
@@ -86,7 +83,7 @@ def _agrees(value: Quantity, printed: str, rel: float | None):
             raise BookMismatch(f"cannot compare {value!r} with the claim {printed!r}: {exc}") from None
         if not math.isfinite(v):
             raise BookMismatch(f"recomputed value is not finite ({v}) for the claim {printed!r}")
-        return _CLAIM[op](v, target.magnitude), v, target, half_ulp
+        return _CLAIM[op](v, target.magnitude), v, target, half_ulp, None
     target, half_ulp = parse_printed(printed)
     try:
         v = float(as_quantity(value).to(target.units).magnitude)
@@ -98,7 +95,8 @@ def _agrees(value: Quantity, printed: str, rel: float | None):
     if rel is not None:
         tol = max(tol, rel * abs(target.magnitude))
     ok = abs(v - target.magnitude) <= tol
-    return ok, v, target, half_ulp
+    allowed = half_ulp if rel is None else max(half_ulp, rel * abs(target.magnitude))   # as the record states it
+    return ok, v, target, half_ulp, allowed
 
 
 def _shown(v: float, target: Quantity, half_ulp: float, printed: str) -> str:
@@ -154,9 +152,11 @@ def book_says(value, printed: str, where: str, *, name: str = "value", erratum: 
         raise ValueError("book_says(hedge=...) belongs to a caveat: pass caveat='how the claim misleads'")
     if correct is not None and erratum is None:
         raise ValueError("book_says(correct=...) pins an erratum's corrected value; pass erratum='cause'")
-    ok, v, target, half_ulp = _agrees(value, printed, rel)
+    ok, v, target, half_ulp, tol = _agrees(value, printed, rel)
     shown = _shown(v, target, half_ulp, printed)
-    note = f" | {why}" if why else ""
+    facts = dict(where=str(where), name=str(name), printed=printed, computed=_stable(v),
+                 unit=_unit_text(printed.strip().lstrip("".join(_CLAIM)).strip()), tolerance=_stable(tol),
+                 rel=None if rel is None else float(rel), verdict="agrees" if ok else "differs", why=str(why or ""))
     if erratum is None and not (caveat and hedge):
         if not ok:
             kind = {"caveat": "a caveat (the number must follow)",
@@ -169,14 +169,11 @@ def book_says(value, printed: str, where: str, *, name: str = "value", erratum: 
                 f"({tol})" + (f"; recorded as {kind}" if kind else "")
             )
         if caveat:
-            print(f"[caveat] {where} | {name} = {shown} | book: {printed} | caveat: {caveat}{note}")
-            LEDGER.append(Check("caveat", where, name, shown, printed, cause=caveat))
+            _record(Record("caveat", value=shown, reason=caveat, **facts))
         elif reconstruction:
-            print(f"[reconstructed] {where} | {name} = {shown} | book: {printed} | rebuilt: {reconstruction}{note}")
-            LEDGER.append(Check("reconstruction", where, name, shown, printed, cause=reconstruction))
+            _record(Record("reconstruction", value=shown, reason=reconstruction, **facts))
         else:
-            print(f"[✓ book] {where} | {name} = {shown} | book: {printed}{note}")
-            LEDGER.append(Check("confirmed", where, name, shown, printed))
+            _record(Record("confirmed", value=shown, **facts))
         return None
     if ok:
         label = f"an erratum ({erratum})" if erratum else f"a hedged caveat ({hedge})"
@@ -185,16 +182,14 @@ def book_says(value, printed: str, where: str, *, name: str = "value", erratum: 
             f"the printed {printed}; remove the record or fix the calculation"
         )
     if caveat:
-        print(f"[caveat] {where} | {name} = {shown} | book: {printed} | caveat: {caveat} (the book hedges: {hedge}){note}")
-        LEDGER.append(Check("caveat", where, name, shown, printed, cause=f"{caveat} (the book hedges: {hedge})"))
+        _record(Record("caveat", value=shown, reason=caveat, hedge=hedge, **facts))
         return None
     if correct is not None:
-        ok_c, _, _, _ = _agrees(value, correct, None)
+        ok_c = _agrees(value, correct, None)[0]
         if not ok_c:
             raise BookMismatch(f"{where}: erratum pins the corrected value {correct}, but {name} = {shown}")
         shown = correct
-    print(f"[erratum] {where} | {name} = {shown} | book: {printed} | cause: {erratum}")
-    LEDGER.append(Check("erratum", where, name, shown, printed, cause=erratum))
+    _record(Record("erratum", value=shown, reason=erratum, correct=correct or "", **facts))
     return None
 
 
@@ -209,9 +204,8 @@ class VendorNote:
     note: str = ""
 
     def line(self) -> str:
-        tail = f" | note: {self.note}" if self.note else ""
-        return (f"[vendor note] {self.where} | {self.name} = {self.vendor} (vendor) | book: {self.book} | "
-                f"source: {self.source}{tail}")
+        return Record("vendor", self.where, self.name, self.vendor, self.book, source=self.source,
+                      note=self.note).line()
 
 
 def _as_text(q) -> str:
@@ -236,16 +230,18 @@ def vendor_note(book, vendor, *, source: str, where: str, name: str = "value", n
         raise ValueError(f"vendor_note needs source= (the vendor's document) at {where}")
     book_t, vendor_t = _as_text(book), _as_text(vendor)
     try:
-        ok, _, _, _ = _agrees(parse_printed(vendor_t)[0], book_t, None)
+        ok, v, _, _, tol = _agrees(parse_printed(vendor_t)[0], book_t, None)
     except ValueError as exc:
         raise BookMismatch(f"{where}: cannot read the book's figure {book_t!r}: {exc}") from None
     if ok:
         raise BookMismatch(f"{where}: vendor note on {name}, but the vendor's {vendor_t} agrees with the "
                            f"book's {book_t} at its printed precision; remove the note")
     vn = VendorNote(where, name, book_t, vendor_t, source, note)
+    record = Record("vendor", str(where), str(name), vendor_t, book_t, computed=_stable(v), unit=_unit_text(book_t),
+                    tolerance=_stable(tol), verdict="differs", source=str(source), note=str(note))
+    LEDGER.append(record)
     if not quiet:
-        print(vn.line())
-    LEDGER.append(Check("vendor", where, name, vendor_t, book_t, cause=source, extra={"note": note}))
+        emit(record)
     return vn
 
 
@@ -255,6 +251,6 @@ def assume(text: str, where: str, why: str, *, name: str = "input"):
     ``assume("1 s", where="Ch. 1 §1.3", why="the text gives no per-step compute time")``
     """
     q = as_quantity(text)
-    print(f"[assumed] {where} | {name} = {text} | why: {why}")
-    LEDGER.append(Check("assumed", where, name, text, "", cause=why))
+    _record(Record("assumed", str(where), str(name), str(text), computed=_stable(float(q.magnitude)), unit=f"{q.units:~P}",
+                   verdict="stated", reason=str(why)))
     return q
