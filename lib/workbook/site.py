@@ -45,6 +45,7 @@ from pathlib import Path
 
 import yaml
 
+from fleetcalc.core.ledger import MIME as LEDGER_MIME
 from workbook import ROOT, ROOT_ENV
 BUILD = ROOT / "_build"
 STAGE = BUILD / ".stage"
@@ -463,10 +464,19 @@ def fold_solutions(nb: dict) -> int:
     return n
 
 
+def drop_ledger_records(nb: dict) -> None:
+    """A page shows each check's line (text/plain); its record (the ledger MIME type) is read
+    from the source notebook by the ledger pages, so the page's copy drops it."""
+    for c in nb["cells"]:
+        for o in c.get("outputs", []) if c["cell_type"] == "code" else []:
+            o.get("data", {}).pop(LEDGER_MIME, None)
+
+
 def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = None,
                        launch: str = "") -> dict:
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
+    drop_ledger_records(nb)
     mark_panels(nb)
     scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
     if site == "student":
