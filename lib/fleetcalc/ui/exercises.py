@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import pint
 
-from fleetcalc.core.units import Quantity
+from fleetcalc.core.units import Quantity, fmt
 
 __all__ = ["Answer", "Exercise", "register", "exercise", "check", "grade", "judge", "all_exercises",
            "Result", "publish", "part", "answer_first", "seal"]
@@ -78,9 +78,7 @@ class Exercise:
 
 def _show_inputs(inputs: dict) -> str:
     def show(v):
-        if isinstance(v, Quantity):
-            return f"{v.magnitude:g} {v.units:~P}"
-        return f"{v:g}" if isinstance(v, float) else str(v)
+        return fmt(v, sig=6) if isinstance(v, (Quantity, float)) else str(v)
     return ", ".join(f"{k} = {show(v)}" for k, v in inputs.items())
 
 
@@ -148,7 +146,7 @@ def judge(ex_id: str, label: str, answer, want: float, unit: str = "", rel: floa
     if bad is not None:
         return bad
     tol = max(abs, rel * math.fabs(want))
-    shown = f"{got:.6g}{' ' + unit if unit else ''}"
+    shown = fmt(got, sig=6) + (f" {unit}" if unit else "")
     if math.fabs(got - want) <= tol * (1 + 1e-12):
         return Result("correct", f"✓ Exercise {ex_id}, {label} = {shown}: correct.")
     direction = "too large" if got > want else "too small"
@@ -249,11 +247,11 @@ class Card:
             return bad
         salt = f"{self.salt}/{self.id}/{name}"
         if any(_digest(b, salt) in p.seal for b in _buckets(got, p.rel, p.abs)):
-            return Result("correct", f"✓ Exercise {self.id}, {label} = {got:.6g}{' ' + p.unit if p.unit else ''}: "
+            return Result("correct", f"✓ Exercise {self.id}, {label} = {fmt(got, sig=6)}{' ' + p.unit if p.unit else ''}: "
                                      "correct (it matches the sealed answer).")
         # no "too large / too small": a direction would let a student binary-search the answer
         revisit = f" Revisit: {p.hint}" if p.hint else ""
-        return Result("wrong", f"✗ Exercise {self.id}, {label} = {got:.6g}{' ' + p.unit if p.unit else ''} "
+        return Result("wrong", f"✗ Exercise {self.id}, {label} = {fmt(got, sig=6)}{' ' + p.unit if p.unit else ''} "
                                f"is not right.{revisit}")
 
 
