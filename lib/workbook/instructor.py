@@ -1,7 +1,7 @@
 """Instructor guides: the generated parts of ``instructor/<chapter>.md``.
 
-    python tools/instructor.py            # refresh every guide's generated blocks (rerunnable)
-    python tools/instructor.py --check    # exit 1 if a guide's generated blocks are stale
+    workbook instructor            # refresh every guide's generated blocks (rerunnable)
+    workbook instructor --check    # exit 1 if a guide's generated blocks are stale
 
 A guide mixes hand-written teaching notes (objectives, lecture flow, misconceptions) with three
 blocks this tool writes between markers, read from the executed notebooks so they are never typed:
@@ -37,7 +37,7 @@ BLOCKS = ("overview", "errata", "exercises")
 BLOCK_TITLES = {"overview": "Notebooks, checks and panels at a glance",
                 "errata": "Errata to warn students about",
                 "exercises": "Exercises and the sections they belong to"}
-_BEGIN = "<!-- BEGIN GENERATED {name} (tools/instructor.py; do not edit by hand) -->"
+_BEGIN = "<!-- BEGIN GENERATED {name} (workbook instructor; do not edit by hand) -->"
 _END = "<!-- END GENERATED {name} -->"
 _BLOCK_RE = r"<!-- BEGIN GENERATED {name}\b[^>]*-->\n.*?<!-- END GENERATED {name} -->"
 
@@ -325,7 +325,7 @@ def main(argv=None) -> int:
             stale.append(chapter)
             print(("stale: " if a.check else "updated: ") + guide_path(chapter).relative_to(ROOT).as_posix())
     if a.check and stale:
-        print("run: python tools/instructor.py", file=sys.stderr)
+        print("run: workbook instructor", file=sys.stderr)
         return 1
     if not stale:
         print("instructor guides are up to date")

@@ -419,8 +419,9 @@ def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False, 
             elif dest.read_text(encoding="utf-8") != text:
                 problems.append(f"{key} differs from what solutions/{rel.as_posix()} generates (run make exercises)")
             continue
-        if dest.exists() and dest.read_text(encoding="utf-8") == text and dest.with_suffix(".ipynb").exists():
-            continue  # up to date
+        if (not force and dest.exists() and dest.read_text(encoding="utf-8") == text
+                and dest.with_suffix(".ipynb").exists()):
+            continue  # up to date (--force re-executes it: the library may print differently now)
         edited = [path for path in (dest, dest.with_suffix(".ipynb"))
                   if path.exists() and not force and not _untouched(path, manifest, text)]
         for path in edited:

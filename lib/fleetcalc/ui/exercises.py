@@ -6,14 +6,14 @@ Two registries, never mixed up:
   ``answer-key`` that registers its exercises: the inputs (the book's numbers), per graded part an
   :class:`Answer` whose ``compute`` derives the answer from the inputs with lib calls (never a
   stored literal), its unit, tolerance and hint, the ranges for seeded variants, and the rubric of
-  each written answer. Solution notebooks, ``tools/grade.py`` and ``tools/variants.py`` run those
+  each written answer. Solution notebooks, ``workbook grade`` and ``workbook variants`` run those
   cells; nothing in this package does, so a student's kernel never holds the key.
 * **The card** (:func:`publish`). A student notebook gets, in place of the key cell, a ``publish``
   call with the inputs and, per part, its unit, tolerance, hint and a *seal*: salted PBKDF2 digests
   of the tolerance bucket the answer falls in. ``check`` recomputes the digest of the student's
   bucket and compares, so it can say right or wrong without the answer being on the page.
   A seal is a commitment, not a vault (a determined student can search buckets by brute force); the
-  grade comes from ``tools/grade.py``, which judges the student's variables with its own key.
+  grade comes from ``workbook grade``, which judges the student's variables with its own key.
 
     check("28.9", "beta_cluster", beta_cluster)
 
