@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import amount, calculator, choice, qty, whole
+from fleetcalc.physics import links
 
 __all__ = [
     "PRECISION_BYTES", "OPTIMIZER_BYTES", "weights_memory", "gradient_memory", "optimizer_memory",
@@ -172,8 +173,9 @@ def units_needed(total, per_unit):
 def decode_time_floor(model_bytes, beta_mem):
     """Per-token latency floor of batch-1 decoding: every weight byte streams from memory once
     per token, t >= model bytes / beta_mem (line 2440: 141 GB / 2.04 TB/s; line 2472: 350 GB /
-    3.35 TB/s > 100 ms). The roofline's memory term (Ch. 28 Eq. 28.2) with F/R negligible."""
-    return model_bytes / beta_mem * 1e3  # s -> ms
+    3.35 TB/s > 100 ms). The roofline's memory term (Ch. 28 Eq. 28.2) with F/R negligible: the
+    weights' transfer time through the memory bus (:func:`fleetcalc.physics.links.transfer_time`)."""
+    return links.transfer_time.kernel(model_bytes, beta_mem) * 1e3  # s -> ms
 
 
 @calculator(returns="GB", capacity=qty("GB", ge=0, doc="memory available"), used=qty("GB", ge=0, doc="memory needed"))
