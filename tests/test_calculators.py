@@ -186,11 +186,16 @@ def test_bad_inputs_are_refused_by_name(name):
     assert not problems, f"{name}:\n" + "\n".join(problems)
 
 
+def valid_draws(name):
+    """(fixed arguments from EXAMPLES, hypothesis strategies for the rest) of one calculator."""
+    calc = DECLARED[name]
+    fixed = dict(EXAMPLES.get(name, {}))
+    return fixed, {p: strategy(d) for p, d in calc.params.items() if p not in fixed and d.kind != "any"}
+
+
 @pytest.mark.parametrize("name", IDS)
 def test_random_valid_inputs(name):
-    calc = DECLARED[name]
-    fixed = {p: v for p, v in EXAMPLES.get(name, {}).items()}
-    drawn = {p: strategy(d) for p, d in calc.params.items() if p not in fixed and d.kind != "any"}
+    fixed, drawn = valid_draws(name)
     problems = []
 
     @SETTINGS

@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fleetcalc.core.units import Q_, Quantity
-from strategies import strategy
-from test_calculators import DECLARED, EXAMPLES
+from test_calculators import DECLARED, valid_draws
 
 INVARIANT = settings(max_examples=60, deadline=None, database=None, derandomize=True,
                      suppress_health_check=list(HealthCheck))
@@ -92,8 +91,7 @@ def test_probability_calculators_found():
 @pytest.mark.parametrize("name", PROBABILITY_CALCULATORS)
 def test_probabilities_stay_in_unit_interval(name):
     calc = DECLARED[name]
-    fixed = EXAMPLES.get(name, {})
-    drawn = {p: strategy(d) for p, d in calc.params.items() if p not in fixed and d.kind != "any"}
+    fixed, drawn = valid_draws(name)
     problems = []
 
     @INVARIANT

@@ -83,3 +83,11 @@ def test_accounting_invariant(sizes, fails):
                 s.complete(j.name, j.generation, t + 0.5)
         s.check_invariants()
     assert all(j.state == "done" for j in s.jobs.values())
+
+
+def test_greedy_lists_held_devices_in_grant_order():
+    # Hand: 16 devices, two 12-device jobs, tasks arrive round-robin A, B, A, B, ...; the 16 grants
+    # alternate, neither job reaches 12, so all 16 stay held in that order (the deadlock of §28.8).
+    r = greedy_allocation(16, {"A": 12, "B": 12})
+    assert r.held_in_order == ["A", "B"] * 8
+    assert r.deadlocked

@@ -205,6 +205,7 @@ class GreedyResult:
     holdings: dict          # job -> devices held
     started: list           # jobs that got all their devices
     deadlocked: bool
+    held_in_order: list     # the job holding each still-held device, in the order it was granted
 
 
 def _one_count(name, value) -> int:
@@ -239,7 +240,7 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
                     order.append(j)
                     left[j] -= 1
     held = {j: 0 for j in need}
-    started = []
+    started, granted = [], []
     for j in order:
         if j in started or held[j] >= need[j]:
             continue
@@ -247,6 +248,7 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
             break
         held[j] += 1
         free -= 1
+        granted.append(j)
         if held[j] == need[j]:
             started.append(j)
             # a started job runs to completion and returns its devices
@@ -254,7 +256,8 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
             held[j] = 0
     waiting = [j for j in need if j not in started]
     deadlocked = bool(waiting) and free == 0   # every device held by a job that cannot start
-    return GreedyResult(holdings=held, started=started, deadlocked=deadlocked)
+    return GreedyResult(holdings=held, started=started, deadlocked=deadlocked,
+                        held_in_order=[j for j in granted if j not in started])
 
 
 @calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> (devices, duration)"),

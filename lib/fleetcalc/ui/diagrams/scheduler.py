@@ -60,12 +60,7 @@ def gang_vs_greedy(total=16, jobs=None, per_node=8):
     # (a) greedy grid: one row per node, cells handed out in round-robin arrival order
     label(ax, 4.6, 8.45, "(a) greedy: each task grabs a device as it arrives", fontsize=9.5, weight="bold")
     held = dict(greedy.holdings)
-    order, left = [], dict(held)
-    while any(left.values()):
-        for n in jobs:
-            if left[n]:
-                order.append(n)
-                left[n] -= 1
+    order = greedy.held_in_order
     n_nodes = total // per_node
     cw = min(8.4 / per_node, 1.0)
     ch = min(5.6 / n_nodes, 1.0)
