@@ -15,10 +15,15 @@ The declaration is the single source of four things:
 * the documentation: a table of units and ranges is appended to the docstring, and the
   signature carries type hints;
 * the tests: ``calc.params`` is what the fuzz and property tests draw their inputs from;
-* the fast path: ``calc.kernel`` is the bare formula on floats (or numpy arrays) in the
-  declared units, for calculators that call each other and for panels in a hot loop.
+* the fast path: ``calc.kernel`` is the bare formula on floats (or numpy arrays) in **base
+  units** (SI seconds, metres, kilograms and watts; bytes, not bits; FLOP, token, request, ...),
+  for calculators that call each other and for panels in a hot loop. The declared units are the
+  boundary: the checked call converts each argument from its declared unit to the base unit and
+  the result from the base unit to the declared one, so a kernel never carries a unit factor;
+* the worked step: ``equation=eq(...)`` declares the formula the kernel computes, in the book's
+  symbols (:mod:`fleetcalc.core.equation`); ``calc.work(...)`` shows it with the inputs put in.
 
-Parameters the caller leaves out get the kernel's default, which is written in the declared
+Parameters the caller leaves out get the kernel's default, which is written in the kernel's base
 unit as a plain number (or ``None`` for "not given").
 """
 from __future__ import annotations
@@ -28,11 +33,11 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from fleetcalc.core.units import Quantity
+from fleetcalc.core.units import Q_, Quantity
 from fleetcalc.core.validate import InputError, magnitude, out
 
 __all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "anything", "calculator",
-           "is_calculator", "calculators_in"]
+           "is_calculator", "calculators_in", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
 
 
 @dataclass(frozen=True)
@@ -62,8 +67,20 @@ class Param:
                 raise InputError(f"{name} must be one of {', '.join(map(repr, self.choices))}; got {value!r}")
             return value
         unit = self.unit if (self.kind == "quantity" or isinstance(value, Quantity)) else ""
-        return magnitude(name, value, unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le,
-                         integer=self.kind == "whole")
+        mag = magnitude(name, value, unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le,
+                        integer=self.kind == "whole")
+        factor = self.to_kernel if unit else 1.0
+        return mag if factor == 1.0 else mag * factor
+
+    @functools.cached_property
+    def to_kernel(self) -> float:
+        """Factor from the declared unit to the kernel's base unit (1.0 for a pure number)."""
+        return base_factor(self.unit) if self.kind in ("quantity", "amount") and self.unit else 1.0
+
+    @property
+    def kernel_unit(self) -> str:
+        """The unit the kernel receives this parameter in: the base unit of its dimension."""
+        return base_unit(self.unit) if self.kind in ("quantity", "amount") and self.unit else ""
 
     @property
     def range_text(self) -> str:
@@ -126,10 +143,43 @@ def anything(doc: str) -> Param:
     return Param("any", doc=doc)
 
 
+@functools.lru_cache(maxsize=None)
+def _base(unit: str) -> tuple[float, str]:
+    """(factor, unit): one ``unit`` is ``factor`` of the kernel's base unit for its dimension.
+
+    Base units are SI's, with bytes (not bits) for information and the workbook's own FLOP,
+    token, request, param, batch, device and currency unit: 1 GB -> (1e9, "byte"),
+    1 hour -> (3600, "second"), 1 Gbit/s -> (1.25e8, "byte / second").
+    """
+    q = Q_(1.0, unit).to_base_units()
+    factor = float(q.magnitude)
+    parts = []
+    for name, power in sorted(q.units._units.items()):
+        if name == "bit":
+            factor /= 8.0 ** power
+            name = "byte"
+        parts.append(name if power == 1 else f"{name} ** {power:g}")
+    return factor, " * ".join(parts)
+
+
+def base_factor(unit: str) -> float:
+    """How many base units one ``unit`` is (1e9 for "GB", 3600 for "hour"; see :func:`base_unit`)."""
+    return _base(unit)[0] if unit else 1.0
+
+
+def base_unit(unit: str) -> str:
+    """The base unit of ``unit``'s dimension that kernels compute in ("byte" for "GB")."""
+    return _base(unit)[1] if unit else ""
+
+
 def _wrap(result, returns):
     if returns is None:
         return result
     if isinstance(returns, str):
+        if returns:
+            factor = base_factor(returns)
+            if factor != 1.0:
+                result = result / factor
         return out(result, returns)
     if isinstance(returns, dict):
         missing = set(returns) ^ set(result)
@@ -172,10 +222,12 @@ def _table(params: dict[str, Param], defaults: dict, returns) -> str:
         f"\n\nReturns\n-------\n    {_returns_text(returns)}\n"
 
 
-def calculator(*, returns: str | dict | tuple | None, **params: Param) -> Callable:
+def calculator(*, returns: str | dict | tuple | None, equation=None, **params: Param) -> Callable:
     """Declare a calculator: ``returns`` is the result's unit (a dict or tuple of units for
     several results; None when the kernel builds its own result), ``params`` one
-    :class:`Param` per argument of the kernel."""
+    :class:`Param` per argument of the kernel, ``equation`` the formula it computes
+    (:func:`fleetcalc.core.equation.eq`, or a dict of them by result key), from which a notebook
+    shows the equation and the worked step."""
     for name, p in params.items():
         if not isinstance(p, Param):
             raise TypeError(f"parameter {name!r} must be declared with qty/num/whole/fraction/choice/anything")
@@ -187,34 +239,33 @@ def calculator(*, returns: str | dict | tuple | None, **params: Param) -> Callab
             raise TypeError(f"{kernel.__name__}: declared {sorted(params)} but the kernel takes {names}")
         ordered = {n: params[n] for n in names}
         defaults = {n: q.default for n, q in sig.parameters.items() if q.default is not inspect.Parameter.empty}
-        checks = [(n, ordered[n].check) for n in names]
+
+        def bind(args, kwargs) -> dict:
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError as e:
+                raise TypeError(f"{kernel.__name__}(): {e}; it takes {', '.join(names)}") from None
+            call = {}
+            for n, v in bound.arguments.items():
+                call[n] = None if (v is None and defaults.get(n, 0) is None) else ordered[n].check(n, v)
+            for n in names:
+                if n not in call:
+                    call[n] = defaults[n]
+            return call
 
         @functools.wraps(kernel)
         def calc(*args, **kwargs):
-            if len(args) > len(names):
-                raise TypeError(f"{kernel.__name__}() takes {len(names)} arguments; got {len(args)}")
-            values = dict(zip(names, args))
-            for k, v in kwargs.items():
-                if k not in ordered:
-                    raise TypeError(f"{kernel.__name__}() got an unexpected argument {k!r}; it takes {', '.join(names)}")
-                if k in values:
-                    raise TypeError(f"{kernel.__name__}() got {k!r} twice")
-                values[k] = v
-            call = {}
-            for n, check in checks:
-                if n in values:
-                    v = values[n]
-                    call[n] = None if (v is None and defaults.get(n, 0) is None) else check(n, v)
-                elif n in defaults:
-                    call[n] = defaults[n]
-                else:
-                    raise TypeError(f"{kernel.__name__}() is missing the argument {n!r}")
-            return _wrap(kernel(**call), returns)
+            return _wrap(kernel(**bind(args, kwargs)), returns)
 
         calc.kernel = kernel
         calc.params = ordered
         calc.returns = returns
         calc.defaults = defaults
+        calc.bind = lambda *args, **kwargs: bind(args, kwargs)
+        calc.equation = equation
+        if equation is not None:
+            from fleetcalc.core.equation import attach
+            attach(calc, equation)
         calc.__doc__ = (inspect.cleandoc(kernel.__doc__ or "") + _table(ordered, defaults, returns))
         hints = {n: (ordered[n].hint | None) if defaults.get(n, 0) is None else ordered[n].hint for n in names}
         calc.__annotations__ = {**hints, "return": _returns_hint(returns)}
@@ -224,6 +275,18 @@ def calculator(*, returns: str | dict | tuple | None, **params: Param) -> Callab
         return calc
 
     return decorate
+
+
+def kernel_inputs(calc, *args, **kwargs) -> dict:
+    """The arguments as ``calc.kernel`` receives them: checked, in base units, defaults filled in."""
+    return calc.bind(*args, **kwargs)
+
+
+def kernel_result(calc, value, key=None):
+    """A kernel's base-unit result as the Quantity the checked call returns (``key`` for one
+    entry of a dict or tuple result)."""
+    returns = calc.returns if key is None else calc.returns[key]
+    return _wrap(value, returns)
 
 
 def is_calculator(obj) -> bool:

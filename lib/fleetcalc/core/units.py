@@ -30,7 +30,7 @@ import re
 import numpy as np
 import pint
 
-__all__ = ["ureg", "Q_", "Quantity", "fmt", "human_unit", "as_quantity", "parse_printed", "FormatError"]
+__all__ = ["ureg", "Q_", "Quantity", "fmt", "human_unit", "unit_latex", "as_quantity", "parse_printed", "FormatError"]
 
 def _definitions_file() -> str:
     """pint's default definitions with information given a dimension of its own.
@@ -89,6 +89,15 @@ pint.set_application_registry(ureg)
 
 Q_ = ureg.Quantity
 Quantity = ureg.Quantity
+
+
+def unit_latex(unit: str) -> str:
+    """A compact unit string ("GiB/s", "µs", "kg/m**2", "FLOP/byte") as upright LaTeX."""
+    text = unit.replace(" ", "")
+    text = re.sub(r"\*\*(-?[\d.]+)", r"^{\1}", text)
+    text = text.replace("*", r"\cdot ")
+    text = re.sub(r"([A-Za-zΩ°%]+)", lambda m: r"\mathrm{" + m.group(1) + "}", text)
+    return text.replace("µ", r"\mu").replace("μ", r"\mu").replace("%", r"\%")
 
 
 class FormatError(ValueError):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import calculator, qty, whole
+from fleetcalc.core.equation import eq
 from fleetcalc.core.validate import InputError
 from fleetcalc.physics import links
 
@@ -40,7 +41,8 @@ def _power_of_two(p):
     return lg
 
 
-@calculator(returns="s", m=qty("byte", ge=0, doc="message bytes"), alpha=_ALPHA, beta_net=_BETA)
+@calculator(returns="s", m=qty("byte", ge=0, doc="message bytes"), alpha=_ALPHA, beta_net=_BETA,
+            equation=eq(r"t_{\mathrm{msg}}", "alpha + m/beta_net", ref="Ch. 28 §28.5, Eq. 28.10"))
 def alpha_beta_time(m, alpha, beta_net):
     """t_msg(m) ~= alpha + m / beta_net (one message of m bytes on one path), Ch. 28 Eq. 28.10."""
     return alpha + links.transfer_time.kernel(m, beta_net)
@@ -78,7 +80,9 @@ def ring_allreduce_terms(p, m, alpha, beta_net, gamma=None):
 
 
 @calculator(returns="s", p=_P, m=_M, alpha=_ALPHA, beta_net=_BETA,
-            gamma=qty("s/byte", ge=0, doc="reduction cost per byte; None = not counted"))
+            gamma=qty("s/byte", ge=0, doc="reduction cost per byte; None = not counted"),
+            equation=eq(r"t_{\mathrm{ring}}", "2*(p - 1)*alpha + 2*(p - 1)/p * (m/beta_net)",
+                        ref="Ch. 28 §28.5, Eq. 28.12"))
 def ring_allreduce_time(p, m, alpha, beta_net, gamma=None):
     """t_ring ~= 2(p-1)(alpha + m/(p beta_net)) = 2(p-1) alpha + 2(p-1)/p m / beta_net,
     Ch. 28 Eq. 28.11/28.12 (plus (p-1) m gamma / p when a reduction cost gamma is given)."""
@@ -86,7 +90,8 @@ def ring_allreduce_time(p, m, alpha, beta_net, gamma=None):
     return terms["latency"] + terms["bandwidth"] + terms["reduction"]
 
 
-@calculator(returns="s", p=_P2, m=_M, alpha=_ALPHA, beta_net=_BETA)
+@calculator(returns="s", p=_P2, m=_M, alpha=_ALPHA, beta_net=_BETA,
+            equation=eq(r"t_{\mathrm{tree}}", "2*log2(p)*(alpha + m/beta_net)", ref="Ch. 28 §28.5, Eq. 28.13"))
 def tree_allreduce_time(p, m, alpha, beta_net):
     """t_tree ~= 2 log2(p) (alpha + m / beta_net): unsegmented binary-tree reduce + broadcast,
     p a power of two, Ch. 28 Eq. 28.13."""

@@ -1,0 +1,179 @@
+"""The equation a calculator shows is the formula its kernel computes.
+
+Each closed-form calculator declares its formula once (``equation=eq(...)``,
+``fleetcalc.core.equation``). From that declaration alone:
+
+* at random valid inputs drawn from the calculator's own parameter declarations, the declared
+  expression and the kernel give the same number (a calculator whose shown equation and code
+  differ fails here, by name);
+* every calculator a chapter notebook or solution calls declares an equation, or says with
+  ``no_equation(reason)`` why it has none (a simulation, a search, a table look-up);
+* the LaTeX printer writes the book's forms: hand-written expected strings below;
+* the worked step shows the inputs as given, with units, and the result the calculator returns
+  (Ch. 28 §28.5 Eq. 28.12 at p = 8, m = 1 GiB, alpha = 5 us, beta = 25 GiB/s: by hand,
+  14 x 5 us + 1.75 x (1/25) s = 70 us + 70 ms = 70.07 ms).
+"""
+from __future__ import annotations
+
+import math
+import pathlib
+import re
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fleetcalc.core.calculator import is_calculator
+from fleetcalc.core.equation import NoEquation, eq, equations_of
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import InputError
+
+from strategies import strategy
+from test_calculators import DECLARED, EXAMPLES, baseline
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+WITH_EQUATION = sorted(n for n, f in DECLARED.items() if equations_of(f))
+SETTINGS = settings(max_examples=40, deadline=None, database=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+def _called_from_notebooks() -> set[str]:
+    text = "\n".join(p.read_text(encoding="utf-8") for d in ("chapters", "solutions")
+                     for p in (ROOT / d).rglob("*.md"))
+    return {n for n in DECLARED if re.search(rf"\b{re.escape(n)}\b", text)}
+
+
+def test_every_calculator_a_notebook_calls_shows_its_equation():
+    used = _called_from_notebooks()
+    missing = sorted(n for n in used if DECLARED[n].equation is None)
+    assert not missing, ("declare equation=eq(...) or equation=no_equation(reason) for: "
+                         + ", ".join(missing))
+    assert len(used) > 200
+
+
+def test_exemptions_give_a_reason():
+    for n, f in DECLARED.items():
+        if isinstance(f.equation, NoEquation):
+            assert len(f.equation.reason) >= 15, n
+
+
+def _draw(calc, name):
+    """A strategy of keyword arguments for ``calc``: declared ones drawn, the rest from EXAMPLES."""
+    fixed = EXAMPLES.get(name, {})
+    drawn = {}
+    for p, decl in calc.params.items():
+        if p in fixed:
+            continue
+        if calc.defaults.get(p, 0) is None and all(p not in e.names for e in equations_of(calc)):
+            continue  # optional, and the equation is shown without it
+        if decl.kind == "any":
+            continue
+        drawn[p] = strategy(decl)
+    return st.fixed_dictionaries(drawn).map(lambda d: {**fixed, **d})
+
+
+def _close(a, b) -> bool:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-300))
+
+
+@pytest.mark.parametrize("name", WITH_EQUATION)
+def test_equation_is_the_kernel(name):
+    calc = DECLARED[name]
+
+    @SETTINGS
+    @given(_draw(calc, name))
+    def agree(kw):
+        try:
+            base = calc.bind(**kw)
+            got = calc.kernel(**base)
+        except (InputError, ValueError):
+            return  # a cross-argument rule refused this draw
+        for e in equations_of(calc):
+            want = got if e.key is None else got[e.key]
+            shown = e.evaluate(**base)
+            assert _close(shown, want), f"{name}: {e.expr} gives {shown!r}, the kernel {want!r} at {kw}"
+
+    agree()
+    # and at the typical call the fuzz tests use
+    kw = baseline(name)
+    base = calc.bind(**kw)
+    got = calc.kernel(**base)
+    for e in equations_of(calc):
+        assert _close(e.evaluate(**base), got if e.key is None else got[e.key]), name
+
+
+@pytest.mark.parametrize("name", WITH_EQUATION)
+def test_worked_step_renders(name):
+    calc = DECLARED[name]
+    kw = baseline(name)
+    step = calc.work(**kw)
+    md = step._repr_markdown_()
+    assert md.count("$$") >= 2 and "Where it comes from" in md
+    assert "nan" not in md and "inf" not in md.replace("\\inf", "")
+    text = str(step)
+    assert calc.__name__ in md and step.refs in text
+
+
+# --- the printer, against hand-written LaTeX ------------------------------------------------
+PRINTED = [
+    ("alpha + m/beta_net", r"\alpha + \frac{m}{\beta_{\mathrm{net}}}"),
+    ("2*(p - 1)*alpha", r"2 \left(p - 1\right) \alpha"),
+    ("a - (b - c)", r"a - \left(b - c\right)"),
+    ("a - b + c", r"a - b + c"),
+    ("(a + b)**2", r"\left(a + b\right)^{2}"),
+    ("x**0.5", r"\sqrt{x}"),
+    ("-x*y", r"-x y"),
+    ("2*log2(p)", r"2 \log_2\left(p\right)"),
+    ("ceil(N/k)", r"\left\lceil \frac{N}{k} \right\rceil"),
+    ("max(t_c, t_n)", r"\max\left(t_{c}, t_{n}\right)"),
+    ("D_vol/BW", r"\frac{D_{\mathrm{vol}}}{\mathrm{BW}}"),
+    ("1 - exp(-(N*t/MTBF))", r"1 - e^{-\frac{N t}{\mathrm{MTBF}}}"),
+]
+
+
+@pytest.mark.parametrize("expr,latex", PRINTED)
+def test_printer_writes_the_book_form(expr, latex):
+    assert eq("y", expr, ref="test").rhs_latex() == latex
+
+
+def test_printer_precedence_is_what_python_computes():
+    """A printed form whose brackets were lost would read as another formula: each expression
+    here is evaluated as printed (by hand) and as code."""
+    e = eq("y", "a - (b - c)", ref="test")
+    assert e.evaluate(a=5.0, b=3.0, c=1.0) == 3.0
+    assert eq("y", "a/(b*c)", ref="test").rhs_latex() == r"\frac{a}{b c}"
+
+
+def test_worked_step_ring_allreduce():
+    from fleetcalc.physics import collectives
+    step = collectives.ring_allreduce_time.work(p=8, m=Q_(1, "GiB"), alpha=Q_(5, "us"), beta_net=Q_(25, "GiB/s"))
+    assert math.isclose(step.result.m_as("ms"), 70.07, rel_tol=1e-12)   # by hand, module docstring
+    md = step._repr_markdown_()
+    assert r"2 \left(8 - 1\right) \left(5\,\mu\mathrm{s}\right)" in md
+    assert r"\frac{1\,\mathrm{GiB}}{25\,\mathrm{GiB}/\mathrm{s}}" in md
+    assert r"&= 70.1\,\mathrm{ms}" in md
+    assert "Eq. 28.12" in md
+    assert "= 70.1 ms" in str(step)
+
+
+def test_worked_step_refuses_an_input_it_cannot_show():
+    from fleetcalc.physics import collectives
+    with pytest.raises(ValueError, match="gamma"):
+        collectives.ring_allreduce_time.work(8, Q_(1, "GiB"), Q_(5, "us"), Q_(25, "GiB/s"), gamma=Q_(1, "ns/byte"))
+
+
+def test_equation_names_only_its_parameters():
+    from fleetcalc.core.calculator import calculator, qty
+    with pytest.raises(TypeError, match="not its parameters"):
+        @calculator(returns="s", x=qty("s"), equation=eq("y", "x + z", ref="test"))
+        def f(x):
+            return x
+
+
+def test_equation_refuses_code_it_cannot_show():
+    with pytest.raises(ValueError):
+        eq("y", "__import__('os').system('true')", ref="test")
+    with pytest.raises(ValueError):
+        eq("y", "x.real", ref="test")
