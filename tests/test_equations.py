@@ -177,3 +177,32 @@ def test_equation_refuses_code_it_cannot_show():
         eq("y", "__import__('os').system('true')", ref="test")
     with pytest.raises(ValueError):
         eq("y", "x.real", ref="test")
+
+
+# --- the formula sheets and the solutions' reasoning ----------------------------------------
+
+def test_formula_sheet_lists_each_equation_under_the_section_that_teaches_it():
+    from workbook import reference_pages, site
+    book = site.load_book()
+    pages = site.all_pages(site.plan(book, "student"))
+    text = reference_pages.formula_page(pages, book, "student", "ch28")
+    sec = text.index("</chapters/ch28/28_5_collectives>")
+    ring = text.index(r"$t_{\mathrm{ring}} = 2 \left(p - 1\right) \alpha + \frac{2 \left(p - 1\right)}{p} \frac{m}{\beta_{\mathrm{net}}}$")
+    assert sec < ring
+    assert "Ch. 28 §28.5, Eq. 28.12" in text[ring:ring + 2000]
+    # the sheet is one per chapter, and the site's book.yml names each
+    for ch in reference_pages.FORMULA_CHAPTERS:
+        assert f"file: reference/formulas-{ch}" in (ROOT / "book.yml").read_text(encoding="utf-8")
+
+
+def test_worked_answer_shows_the_steps_the_key_took():
+    from fleetcalc.physics import collectives
+    from fleetcalc.ui.exercises import Answer, Exercise
+    ex = Exercise(id="T.1", chapter="test", title="ring", source="test",
+                  inputs={"p": 8, "m": Q_(1, "GiB"), "alpha": Q_(5, "us"), "beta_net": Q_(25, "GiB/s")},
+                  answers={"t": Answer(lambda p, m, alpha, beta_net: collectives.ring_allreduce_time(p, m, alpha, beta_net),
+                                       unit="ms", label="ring time")})
+    w = ex.worked("t")
+    md = w._repr_markdown_()
+    assert "Eq. 28.12" in md and r"\left(5\,\mu\mathrm{s}\right)" in md
+    assert "**Answer:** `t` = 70.07 ms" in md    # by hand: 70 us + 1.75 x 40 ms

@@ -7,7 +7,8 @@
   the book value, the recomputed value and the note; the vendor-note section also lists the
   catalog's vendor notes (``fleetcalc.core.catalog.vendor_notes()``);
 * glossary: English <-> Chinese (site/glossary.toml), each term linked to the pages that use it;
-* notation: the symbol table of lib/fleetcalc/core/notation.py.
+* notation: the symbol table of lib/fleetcalc/core/notation.py;
+* formula sheets, one per chapter: every declared equation its sections compute with.
 
 workbook/site.py calls :func:`generate` for each site; the pages land in _build/.stage/<site>/reference/.
 
@@ -377,8 +378,87 @@ def notation_page(pages, book: dict, site: str) -> str:
     return "\n".join(out)
 
 
+# ----------------------------------------------------------------------------- formula sheets
+
+#: chapter folders that get a formula sheet, in the order of the site
+FORMULA_CHAPTERS = ("v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "ch28")
+
+
+def _calculator_index() -> dict[str, object]:
+    """"module.name" -> declared calculator, for every public calculator in fleetcalc.physics."""
+    import importlib
+    import pkgutil
+
+    import fleetcalc.physics
+    from fleetcalc.core.calculator import calculators_in
+
+    out = {}
+    for m in sorted(pkgutil.iter_modules(fleetcalc.physics.__path__), key=lambda m: m.name):
+        if not m.name.startswith("_"):
+            mod = importlib.import_module(f"fleetcalc.physics.{m.name}")
+            out.update({f"{m.name}.{n}": c for n, c in calculators_in(mod).items()})
+    return out
+
+
+def calculators_taught(pages, chapter: str) -> "OrderedDict[str, object]":
+    """"module.name" -> the first chapter page that calls it, in reading order (from the
+    pages' MyST sources, where the calls are written ``module.name(...)``)."""
+    index = _calculator_index()
+    found: OrderedDict[str, object] = OrderedDict()
+    for pg in pages:
+        if pg.kind != "chapter" or pg.src is None or chapter_of(pg) != chapter:
+            continue
+        md = pg.src.with_suffix(".md")
+        text = md.read_text(encoding="utf-8") if md.is_file() else markdown_text(pg.src)
+        hits = sorted((m.start(), m.group(1)) for m in re.finditer(r"\b([a-z_]+\.[a-z_0-9]+)\s*(?:\(|\.work\()", text)
+                      if m.group(1) in index)
+        for _, name in hits:
+            found.setdefault(name, pg)
+    return found
+
+
+def _input_text(calc, name: str, e) -> str:
+    p = calc.params[name]
+    unit = {"quantity": p.unit, "amount": p.unit, "whole": "count", "choice": "name"}.get(p.kind, "number")
+    doc = f' <span class="fs-doc">{esc(p.doc)}</span>' if p.doc else ""
+    return f"${e.sym(name)}$ {esc(unit)}{doc}"
+
+
+def formula_page(pages, book: dict, site: str, chapter: str) -> str:
+    """One chapter's formula sheet: every equation its sections compute with, in teaching order,
+    from the calculators' own declarations (fleetcalc.core.equation)."""
+    from fleetcalc.core.equation import equations_of
+
+    title = book.get("chapter_titles", {}).get(chapter, chapter)
+    out = [f"# Formula sheet: {esc(title)}\n",
+           "```{div} formula-sheet-intro\n"
+           "Every equation this chapter's sections compute with, in the order they are taught, generated "
+           "from the calculators' own declarations: the equation shown here is the one the code runs (a test "
+           "evaluates each against its calculator). Inputs are listed with the unit the calculator expects "
+           "(any compatible unit converts). Print it: it is laid out for two sides of A4.\n```\n"]
+    taught = calculators_taught(pages, chapter)
+    index = _calculator_index()
+    rows, section = [], None
+    for name, pg in taught.items():
+        calc = index[name]
+        for e in equations_of(calc):
+            if pg is not section:
+                section = pg
+                rows.append([f"**{doc_link(pg)}**", " ", " ", " "])
+            inputs = "; ".join(_input_text(calc, n, e) for n in e.names)
+            rows.append([f"${e.latex()}$", inputs, esc(e.ref), f"`{name}`"])
+    if not rows:
+        out.append("No section of this chapter computes with a declared equation yet.\n")
+    else:
+        out.append(cards(rows, ["equation", "inputs, unit", "source", "calculator"],
+                         name=f"formulas-{chapter}", classes="formula-sheet"))
+    return "\n".join(out)
+
+
 PAGES = {"reference/ledger.md": ledger_page, "reference/errata.md": errata_page,
-         "reference/glossary.md": glossary_page, "reference/notation.md": notation_page}
+         "reference/glossary.md": glossary_page, "reference/notation.md": notation_page,
+         **{f"reference/formulas-{ch}.md": (lambda pages, book, site, ch=ch: formula_page(pages, book, site, ch))
+            for ch in FORMULA_CHAPTERS}}
 
 
 def generate(site: str, pages, book: dict) -> dict[str, str]:

@@ -28,6 +28,7 @@ unit as a plain number (or ``None`` for "not given").
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from fleetcalc.core.units import Q_, Quantity
 from fleetcalc.core.validate import InputError, magnitude, out
 
 __all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "anything", "calculator",
-           "is_calculator", "calculators_in", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
+           "is_calculator", "calculators_in", "record_calls", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
 
 
 @dataclass(frozen=True)
@@ -255,7 +256,10 @@ def calculator(*, returns: str | dict | tuple | None, equation=None, **params: P
 
         @functools.wraps(kernel)
         def calc(*args, **kwargs):
-            return _wrap(kernel(**bind(args, kwargs)), returns)
+            result = _wrap(kernel(**bind(args, kwargs)), returns)
+            if _RECORDING is not None:
+                _RECORDING.append((calc, args, kwargs))
+            return result
 
         calc.kernel = kernel
         calc.params = ordered
@@ -275,6 +279,23 @@ def calculator(*, returns: str | dict | tuple | None, equation=None, **params: P
         return calc
 
     return decorate
+
+
+_RECORDING: list | None = None
+
+
+@contextlib.contextmanager
+def record_calls():
+    """Within the block, every checked calculator call is listed as ``(calc, args, kwargs)``
+    (calls of ``.kernel`` are not): a worked solution shows the steps an answer took."""
+    global _RECORDING
+    outer, _RECORDING = _RECORDING, []
+    try:
+        yield _RECORDING
+    finally:
+        calls, _RECORDING = _RECORDING, outer
+        if outer is not None:
+            outer.extend(calls)
 
 
 def kernel_inputs(calc, *args, **kwargs) -> dict:

@@ -102,7 +102,8 @@ class Equation:
         local = {n for n, _ in self.where}
         seen: list[str] = []
         for text in [t for _, t in self.where] + [self.expr]:
-            for node in ast.walk(_parse(text)):
+            nodes = [n for n in ast.walk(_parse(text)) if isinstance(n, ast.Name)]
+            for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
                 if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id not in _CONSTANTS \
                         and node.id not in local and node.id not in seen:
                     seen.append(node.id)

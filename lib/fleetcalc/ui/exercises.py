@@ -34,7 +34,7 @@ import pint
 
 from fleetcalc.core.units import Quantity, fmt
 
-__all__ = ["Answer", "Exercise", "register", "exercise", "check", "grade", "judge", "all_exercises",
+__all__ = ["Answer", "Exercise", "WorkedAnswer", "show_work", "register", "exercise", "check", "grade", "judge", "all_exercises",
            "Result", "publish", "part", "answer_first", "seal"]
 
 
@@ -74,6 +74,66 @@ class Exercise:
         if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
             args = {k: v for k, v in args.items() if k in params}
         return ans.compute(**args)
+
+
+    def worked(self, part: str, **overrides) -> "WorkedAnswer":
+        """The worked steps of one graded part: every declared calculator its key called, with
+        the inputs put in, then the expected answer (for the solutions, never a student's notebook)."""
+        from fleetcalc.core.calculator import record_calls
+        from fleetcalc.core.equation import equations_of, work
+
+        with record_calls() as calls:
+            value = self.expected(part, **overrides)
+        steps, seen = [], set()
+        for calc, args, kwargs in calls:
+            key = (calc.__name__, repr(args), repr(sorted(kwargs.items())))
+            if key in seen or not equations_of(calc):
+                continue
+            seen.add(key)
+            try:
+                steps.append(work(calc, *args, **kwargs))
+            except (TypeError, ValueError):
+                continue   # an input the worked step cannot show (an array, an optional term)
+        return WorkedAnswer(self.id, part, self.answers[part], steps, value)
+
+
+@dataclass
+class WorkedAnswer:
+    """One graded part of a solution, its reasoning shown: the worked steps, then the answer."""
+    ex_id: str
+    part: str
+    answer: Answer
+    steps: list
+    value: Any
+
+    def _value_text(self) -> str:
+        v = self.value
+        if isinstance(v, Quantity):
+            return fmt(v, self.answer.unit or None, sig=4) if self.answer.unit or not v.dimensionless else fmt(v.to(""), None, sig=4)
+        return fmt(v, None, sig=4) if isinstance(v, (int, float)) else str(v)
+
+    def _repr_markdown_(self):
+        head = f"**Exercise {self.ex_id}, `{self.part}`**" + (f" ({self.answer.label})" if self.answer.label else "")
+        body = "\n\n".join(s._repr_markdown_() for s in self.steps) or \
+            "*No declared equation is called by this part: it is arithmetic on the inputs.*"
+        return f"{head}\n\n{body}\n\n**Answer:** `{self.part}` = {self._value_text()}\n"
+
+    def __str__(self):
+        steps = "\n".join(str(s) for s in self.steps)
+        return f"Exercise {self.ex_id}, {self.part}:\n{steps}\n  answer: {self.part} = {self._value_text()}"
+
+    __repr__ = __str__
+
+
+def show_work(ex_id: str) -> None:
+    """Display the worked steps of every graded part of a registered exercise (solutions only)."""
+    from IPython.display import display
+
+    ex = _REGISTRY.get(ex_id)
+    if ex is None:
+        raise KeyError(f"no exercise {ex_id!r} in the key; run the key cell first")
+    for part in ex.answers:
+        display(ex.worked(part))
 
 
 def _show_inputs(inputs: dict) -> str:
