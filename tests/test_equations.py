@@ -130,7 +130,13 @@ PRINTED = [
     ("max(t_c, t_n)", r"\max\left(t_{c}, t_{n}\right)"),
     ("D_vol/BW", r"\frac{D_{\mathrm{vol}}}{\mathrm{BW}}"),
     ("1 - exp(-(N*t/MTBF))", r"1 - e^{-\frac{N t}{\mathrm{MTBF}}}"),
+    ("(N_c/P)**alpha_N", r"\left(\frac{N_{c}}{P}\right)^{\alpha_{N}}"),
 ]
+
+
+def test_a_number_put_into_a_power_is_bracketed():
+    e = eq("L", "X**(-a)", ref="test")
+    assert e.rhs_latex({"X": r"1 \times 10^{9}", "a": "0.34"}) == r"\left(1 \times 10^{9}\right)^{-0.34}"
 
 
 @pytest.mark.parametrize("expr,latex", PRINTED)

@@ -257,7 +257,10 @@ class _Printer:
             if op is ast.Pow:
                 if isinstance(node.right, ast.Constant) and node.right.value == 0.5:
                     return rf"\sqrt{{{self.show(node.left)}}}", 9
-                return f"{self.show(node.left, 5)}^{{{self.show(node.right)}}}", 4
+                base = self.show(node.left, 5)
+                if not base.startswith(r"\left(") and any(t in base for t in ("^", r"\times", r"\frac", r"\,", " ")):
+                    base = rf"\left({base}\right)"   # 10^9 to a power, a fraction to a power, a value with its unit
+                return f"{base}^{{{self.show(node.right)}}}", 4
             if op is ast.FloorDiv:
                 return rf"\left\lfloor \frac{{{self.show(node.left)}}}{{{self.show(node.right)}}} \right\rfloor", 9
             raise ValueError(f"equation {self.eq.expr!r}: operator {op.__name__} is not shown")
@@ -307,7 +310,7 @@ def _aligned(lines: list[str]) -> str:
 def _plain(latex: str) -> str:
     """A rough plain-text form of a LaTeX symbol, for terminals."""
     text = latex
-    for a, b in ((r"\mathrm", ""), (r"\text", ""), ("\\,", " "), ("{", ""), ("}", ""), ("\\", "")):
+    for a, b in ((r"\mathrm", ""), (r"\mathcal", ""), (r"\mathbf", ""), (r"\text", ""), ("\\,", " "), ("{", ""), ("}", ""), ("\\", "")):
         text = text.replace(a, b)
     return text
 
