@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
+from fleetcalc.core.equation import eq
 from fleetcalc.core.validate import InputError
 from fleetcalc.physics import collectives
 
@@ -33,12 +34,22 @@ _FLEET = dict(T_compute=qty("s", ge=0, doc="single-device compute time of one st
               T_sync=qty("s", ge=0, doc="synchronisation time; None = 0"),
               T_overlap=qty("s", ge=0, doc="communication hidden behind compute; None = 0"))
 
+#: the fleet law's symbols as Vol. 2 writes them (Ch. 1, Eq. 1.3)
+_SYM = {"T_comm": r"T_{\mathrm{comm}}(N)", "serial_fraction": "f"}
+#: Eq. 1.3 without its optional terms: a worked step is shown only when T_sync and T_overlap are left out
+_WITHOUT = "(T_sync = T_overlap = 0)"
+#: the ring all-reduce time of the M-byte gradient over N devices, Ch. 28 Eq. 28.12 (0 at N = 1)
+_RING_COMM = "2*(N - 1)*alpha + 2*(N - 1)/N * (M/beta_net)"
+_RING_WHERE = [("T_comm", _RING_COMM), ("T_overlap", "overlap*min(T_comm, T_compute/N)")]
+_RING_REF = "Vol. 2 Ch. 1, Eq. 1.3 (T_sync = 0); Ch. 28 §28.5, Eq. 28.12 (T_comm, p = N, m = M)"
+
 
 # --------------------------------------------------------------------------------------------
 # the fleet law and scaling efficiency (Eq. 1.3, 1.4, line 1018, line 454)
 
 
-@calculator(returns="s", **_FLEET)
+@calculator(returns="s", **_FLEET, equation=eq(
+    r"T_{\mathrm{step}}(N)", "T_compute/N + T_comm", symbols=_SYM, ref=f"Vol. 2 Ch. 1, Eq. 1.3 {_WITHOUT}"))
 def fleet_step_time(T_compute, N, T_comm, T_sync=None, T_overlap=None):
     """T_step(N) = T_compute/N + T_comm(N) + T_sync(N) - T_overlap, Ch. 1 Eq. 1.3 (the fleet law).
 
@@ -55,7 +66,9 @@ def fleet_step_time(T_compute, N, T_comm, T_sync=None, T_overlap=None):
     return T_compute / N + T_comm + ts - to
 
 
-@calculator(returns="", **_FLEET)
+@calculator(returns="", **_FLEET, equation=eq(
+    r"f_{\mathrm{compute}}", "(T_compute/N)/T_step", where=[("T_step", "T_compute/N + T_comm")],
+    symbols={**_SYM, "T_step": r"T_{\mathrm{step}}(N)"}, ref=f"Vol. 2 Ch. 1, Eq. 1.4 with Eq. 1.3 {_WITHOUT}"))
 def compute_fraction(T_compute, N, T_comm, T_sync=None, T_overlap=None):
     """f_compute = (T_compute/N) / T_step(N), Ch. 1 Eq. 1.4: the share of wall-clock time doing
     useful math. Below 0.5 more than half of the fleet's silicon idles (line 996)."""
@@ -65,7 +78,9 @@ def compute_fraction(T_compute, N, T_comm, T_sync=None, T_overlap=None):
     return (T_compute / N) / step
 
 
-@calculator(returns="", T_comm=qty("s", ge=0), T_compute=qty("s", gt=0), N=whole())
+@calculator(returns="", T_comm=qty("s", ge=0), T_compute=qty("s", gt=0), N=whole(),
+            equation=eq(r"\rho", "T_comm/(T_compute/N)", symbols=_SYM,
+                        ref="Vol. 2 notation conventions (ρ, the communication-to-computation ratio)"))
 def comm_compute_ratio(T_comm, T_compute, N):
     """rho = T_comm(N) / (T_compute / N) (dimensionless), Vol. 2 notation line 454: near or above 1
     the scaling is communication-bound."""
@@ -73,7 +88,9 @@ def comm_compute_ratio(T_comm, T_compute, N):
 
 
 @calculator(returns="", T_1=qty("s", gt=0, doc="time on one device"), N=whole(),
-            T_N=qty("s", gt=0, doc="time on N devices"))
+            T_N=qty("s", gt=0, doc="time on N devices"),
+            equation=eq(r"\eta_{\mathrm{scaling}}", "T_1/(N*T_N)",
+                        ref="Vol. 2 notation conventions (scaling efficiency); Ch. 1 (the fleet law)"))
 def scaling_efficiency(T_1, N, T_N):
     """eta_scaling = T_1 / (N x T_N) <= 1, Vol. 2 notation line 490 and Ch. 1 line 1018.
 
@@ -83,27 +100,34 @@ def scaling_efficiency(T_1, N, T_N):
     return T_1 / (N * T_N)
 
 
-@calculator(returns="", T_1=qty("s", gt=0), T_N=qty("s", gt=0))
+@calculator(returns="", T_1=qty("s", gt=0), T_N=qty("s", gt=0),
+            equation=eq("S(N)", "T_1/T_N", ref="speed-up, the usual definition (Vol. 2 notation conventions: η_scaling = S(N)/N)"))
 def speedup(T_1, T_N):
     """S(N) = T_1 / T_N: how many times faster N devices finish the same work (= N eta_scaling)."""
     return T_1 / T_N
 
 
-@calculator(returns="", N=whole(), serial_fraction=fraction(doc="share of time that does not shrink with N"))
+@calculator(returns="", N=whole(), serial_fraction=fraction(doc="share of time that does not shrink with N"),
+            equation=eq("S(N)", "1/(serial_fraction + (1 - serial_fraction)/N)", symbols=_SYM,
+                        ref="Amdahl's law (Vol. 2 Ch. 1: the fleet law is a special form of it)"))
 def amdahl_speedup(N, serial_fraction):
     """S(N) = 1 / (f + (1 - f)/N) for a fraction f of time that does not shrink with N (Amdahl's
     law; Ch. 1 line 1022 calls the fleet law a special form of it)."""
     return 1.0 / (serial_fraction + (1.0 - serial_fraction) / N)
 
 
-@calculator(returns="", serial_fraction=fraction(open_low=True))
+@calculator(returns="", serial_fraction=fraction(open_low=True),
+            equation=eq(r"S_{\max}", "1/serial_fraction", symbols=_SYM,
+                        ref="Amdahl's law as N grows without bound (Vol. 2 Ch. 1: 20 % waiting caps the speed-up at 5x)"))
 def amdahl_limit(serial_fraction):
     """S_max = 1 / f as N grows without bound (Ch. 1 line 1022: 20 % waiting on the network caps the
     speed-up at 5x)."""
     return 1.0 / serial_fraction
 
 
-@calculator(returns="s", f_compute=fraction(open_high=True), T_comm=qty("s", ge=0))
+@calculator(returns="s", f_compute=fraction(open_high=True), T_comm=qty("s", ge=0),
+            equation=eq(r"T_{\mathrm{compute}}/N", "f_compute*T_comm/(1 - f_compute)", symbols=_SYM,
+                        ref=f"Vol. 2 Ch. 1, Eq. 1.4 solved for T_compute/N {_WITHOUT}"))
 def implied_compute_time(f_compute, T_comm):
     """The per-device compute time that gives compute fraction f with exposed communication T_comm:
     f = t/(t + T_comm)  =>  t = f T_comm / (1 - f) (Eq. 1.4 solved for T_compute/N, no sync or
@@ -118,7 +142,10 @@ _RING = dict(N=whole(), T_compute=qty("s", gt=0, doc="single-device compute time
              overlap=fraction(doc="share of min(T_comm, T_compute/N) hidden behind compute"))
 
 
-@calculator(returns={"compute": "s", "comm": "s", "sync": "s", "overlap": "s", "step": "s"}, **_RING)
+@calculator(returns={"compute": "s", "comm": "s", "sync": "s", "overlap": "s", "step": "s"}, **_RING, equation={
+    "comm": eq(r"T_{\mathrm{comm}}(N)", _RING_COMM, ref=_RING_REF),
+    "step": eq(r"T_{\mathrm{step}}(N)", "T_compute/N + T_comm - T_overlap", where=_RING_WHERE, symbols=_SYM,
+               ref=_RING_REF)})
 def ring_fleet_terms(N, T_compute, M, alpha, beta_net, T_sync=None, overlap=0.0):
     """Fleet-law terms for data parallelism with a ring all-reduce of the M-byte gradient per step.
 
@@ -137,7 +164,11 @@ def ring_fleet_terms(N, T_compute, M, alpha, beta_net, T_sync=None, overlap=0.0)
     return {"compute": local + z, "comm": comm + z, "sync": ts + z, "overlap": hidden + z, "step": step}
 
 
-@calculator(returns="", **_RING)
+@calculator(returns="", **_RING, equation=eq(
+    r"\eta_{\mathrm{scaling}}(N)", "T_compute/(N*T_step)",
+    where=_RING_WHERE + [("T_step", "T_compute/N + T_comm - T_overlap")],
+    symbols={**_SYM, "T_step": r"T_{\mathrm{step}}(N)"},
+    ref="Vol. 2 notation conventions (η_scaling, T_1 = T_compute); " + _RING_REF))
 def ring_scaling_efficiency(N, T_compute, M, alpha, beta_net, T_sync=None, overlap=0.0):
     """eta_scaling(N) = T_1 / (N T_step(N)) with T_1 = T_compute (one device does not communicate)
     and T_step from :func:`ring_fleet_terms` (Ch. 1 line 1018 with Eq. 1.3): the communication tax
@@ -151,7 +182,8 @@ def ring_scaling_efficiency(N, T_compute, M, alpha, beta_net, T_sync=None, overl
 
 
 @calculator(returns=None, d=whole(doc="data-parallel replicas"), p=whole(doc="pipeline stages"),
-            t=whole(doc="tensor-parallel degree"))
+            t=whole(doc="tensor-parallel degree"),
+            equation=eq(r"N_{\mathrm{total}}", "d*p*t", ref="Vol. 2 notation conventions (3-D parallelism)"))
 def devices_3d(d, p, t):
     """N_total = d x p x t: data-parallel replicas x pipeline stages x tensor-parallel degree
     (Vol. 2 notation, line 524). A whole number (an int array for array inputs)."""
@@ -160,7 +192,9 @@ def devices_3d(d, p, t):
 
 
 @calculator(returns="", BW_storage=qty("byte/s", ge=0), N_GPU=whole(),
-            R_consumption=qty("byte/s", gt=0, doc="bytes each accelerator consumes per second"))
+            R_consumption=qty("byte/s", gt=0, doc="bytes each accelerator consumes per second"),
+            equation=eq(r"\mathrm{Utilization}", "min(1, BW_storage/(N_GPU*R_consumption))",
+                        ref="Vol. 2 fleet principles (the storage invariant)"))
 def storage_utilization(BW_storage, N_GPU, R_consumption):
     """Utilization = min(1, BW_storage / (N_GPU x R_consumption)), Vol. 2 Part I principles
     (line 1199): accelerators idle when storage cannot deliver what they consume."""
@@ -176,7 +210,9 @@ def _check_slow(N, n_slow):
         raise InputError(f"n_slow must be <= N = {N}; got {n_slow}")
 
 
-@calculator(returns="", **_SLOW)
+@calculator(returns="", **_SLOW, equation=eq(
+    r"X_{\mathrm{barrier}}/X_{\mathrm{ideal}}", "1/(1 + slowdown) if n_slow > 0 else 1",
+    ref="Vol. 2 Ch. 1 (Figure 1.4: barrier synchronisation; one 10 % slower node slows the whole cluster by 10 %)"))
 def barrier_throughput(N, slowdown, n_slow=1):
     """Cluster throughput relative to ideal when n_slow of N workers take (1 + slowdown) times as
     long and every step waits at a barrier: 1 / (1 + slowdown) if any worker is slow (Ch. 1
@@ -185,7 +221,9 @@ def barrier_throughput(N, slowdown, n_slow=1):
     return np.where(n_slow > 0, 1.0 / (1.0 + slowdown), 1.0) + 0.0 * N
 
 
-@calculator(returns="", **_SLOW)
+@calculator(returns="", **_SLOW, equation=eq(
+    r"X_{\mathrm{indep}}/X_{\mathrm{ideal}}", "(N - n_slow + n_slow/(1 + slowdown))/N",
+    ref="Vol. 2 Ch. 1 (Figure 1.4: independent tasks; a straggler delays only its own output)"))
 def independent_throughput(N, slowdown, n_slow=1):
     """Throughput relative to ideal when workers run independent tasks (MapReduce, Figure 1.4):
     the slow workers lose only their own share, (N - n_slow + n_slow / (1 + slowdown)) / N."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import amount, calculator, num, qty
+from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, out
 
 __all__ = [
@@ -27,9 +28,14 @@ CHINCHILLA_TOKENS_PER_PARAM = 20.0
 
 _P = amount("param", doc="parameters")
 _D = amount("token", doc="training tokens")
+_POWER_LAW = "Vol. 2 Ch. 1 (the power law of scaling)"
+_LOSS = {"A_L": r"A_{\mathcal{L}}", "C_L": r"C_{\mathcal{L}}", "L_target": r"\mathcal{L}_{\mathrm{target}}",
+         "tokens_per_param": "r"}
+_OPTIMAL = "Vol. 2 Ch. 1 (compute-optimal allocation, about 20 tokens per parameter) with C = 6 P D"
 
 @calculator(returns="", X=num(gt=0, doc="resource: parameters, tokens or FLOPs, normalised"),
-            A_L=num(ge=0), alpha_scale=num(gt=0), C_L=num(ge=0, doc="irreducible loss"))
+            A_L=num(ge=0), alpha_scale=num(gt=0), C_L=num(ge=0, doc="irreducible loss"),
+            equation=eq(r"\mathcal{L}(X)", "A_L*X**(-alpha_scale) + C_L", symbols=_LOSS, ref=_POWER_LAW))
 def power_law_loss(X, A_L, alpha_scale, C_L):
     """L(X) = A_L X^(-alpha_scale) + C_L, Ch. 1 line 810 (and line 1129): loss falls as a power of
     the resource X (parameters, tokens or FLOPs) towards the floor C_L. X, A_L, C_L are pure
@@ -41,7 +47,9 @@ def power_law_loss(X, A_L, alpha_scale, C_L):
     return loss
 
 @calculator(returns="", L_target=num(gt=0, doc="target loss, > C_L"), A_L=num(gt=0), alpha_scale=num(gt=0),
-            C_L=num(ge=0, doc="irreducible loss"))
+            C_L=num(ge=0, doc="irreducible loss"),
+            equation=eq("X", "(A_L/(L_target - C_L))**(1/alpha_scale)", symbols=_LOSS,
+                        ref=f"{_POWER_LAW}, solved for X"))
 def resource_for_loss(L_target, A_L, alpha_scale, C_L):
     """X = (A_L / (L_target - C_L))^(1/alpha_scale): the resource a target loss needs (line 810
     solved for X). L_target must lie above the floor C_L."""
@@ -54,22 +62,29 @@ def resource_for_loss(L_target, A_L, alpha_scale, C_L):
                          f"is too small for A_L / (L_target - C_L) = {np.max(A_L / (L_target - C_L)):.6g}")
     return x
 
-@calculator(returns="FLOP", P=_P, D=_D)
+@calculator(returns="FLOP", P=_P, D=_D,
+            equation=eq("C", "6*P*D", ref="Vol. 2 Ch. 2 (the 6 × P × D estimate of training FLOPs)"))
 def training_flops(P, D):
     """C ~= 6 P D (FLOP): forward + backward cost of training P parameters on D tokens (Kaplan et al.
     2020, used by Hoffmann et al. 2022; the literature writes 6ND). Vol. 2 Ch. 2 line 2294 uses it
     for GPT-3 (6 x 175e9 x 300e9)."""
     return 6.0 * P * D
 
-@calculator(returns="", P=_P, D=_D)
+@calculator(returns="", P=_P, D=_D,
+            equation=eq("r", "D/P", ref="Vol. 2 Ch. 1 (tokens per parameter; Chinchilla: about 20)"))
 def tokens_per_param(P, D):
     """D / P: training tokens per parameter (Chinchilla's rule is about 20, Ch. 1 line 790)."""
     return D / P
 
+_OPT_WHERE = [("P_opt", "sqrt(C/(6*tokens_per_param))"), ("D_opt", "tokens_per_param*P_opt")]
+_CONSTRAINED = "Vol. 2 Ch. 1 (resource-constrained scaling regimes; our formalisation of the data-limited case)"
 _BUDGET = dict(C=qty("FLOP", gt=0, doc="training compute budget"),
                tokens_per_param=num(gt=0, doc="r = D / P at the optimum (Chinchilla: about 20)"))
 
-@calculator(returns={"P": "param", "D": "token"}, **_BUDGET)
+@calculator(returns={"P": "param", "D": "token"}, **_BUDGET, equation={
+    "P": eq(r"P_{\mathrm{opt}}", "sqrt(C/(6*tokens_per_param))", symbols=_LOSS, ref=_OPTIMAL),
+    "D": eq(r"D_{\mathrm{opt}}", "tokens_per_param*P_opt", where=[("P_opt", "sqrt(C/(6*tokens_per_param))")],
+            symbols=_LOSS, ref=_OPTIMAL)})
 def compute_optimal(C, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
     """Compute-optimal split of a budget C with D = r P and C = 6 P D:
     P_opt = sqrt(C / (6 r)) parameters, D_opt = r P_opt tokens (Ch. 1 lines 790 and 798, r ~= 20).
@@ -78,7 +93,11 @@ def compute_optimal(C, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
     return {"P": p, "D": tokens_per_param * p}
 
 @calculator(returns=None, C=_BUDGET["C"], D_avail=amount("token", doc="unique tokens available"),
-            tokens_per_param=_BUDGET["tokens_per_param"])
+            tokens_per_param=_BUDGET["tokens_per_param"], equation={
+                "P": eq("P", "C/(6*D_avail) if D_opt > D_avail else P_opt", where=_OPT_WHERE, symbols=_LOSS,
+                        ref=_CONSTRAINED),
+                "D": eq("D", "D_avail if D_opt > D_avail else D_opt", where=_OPT_WHERE, symbols=_LOSS,
+                        ref=_CONSTRAINED)})
 def constrained_allocation(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM):
     """Allocation of a budget C when only D_avail unique tokens exist (Ch. 1 lines 830-836).
 
@@ -95,7 +114,8 @@ def constrained_allocation(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PA
             "data_limited": bool(limited) if np.ndim(limited) == 0 else limited}
 
 @calculator(returns=None, C=_BUDGET["C"], D_avail=amount("token", doc="unique tokens available"),
-            tokens_per_param=_BUDGET["tokens_per_param"],
+            tokens_per_param=_BUDGET["tokens_per_param"], equation=no_equation(
+                "a classification into named regimes (data-limited, balanced, compute-limited)"),
             band=num(gt=1, doc="how many times D_opt counts as plentiful (our choice)"))
 def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, band=2.0):
     """Which resource binds (Ch. 1 lines 828-836):
@@ -118,14 +138,17 @@ KAPLAN = {"alpha_N": 0.076, "alpha_D": 0.095, "N_c": 8.8e13, "D_c": 5.4e13}
 
 @calculator(returns="", P=amount("param", doc="non-embedding parameters"),
             D=amount("token", doc="training tokens"),
-            alpha_N=num(gt=0, le=1), alpha_D=num(gt=0, le=1), N_c=num(gt=0), D_c=num(gt=0))
+            alpha_N=num(gt=0, le=1), alpha_D=num(gt=0, le=1), N_c=num(gt=0), D_c=num(gt=0),
+            equation=eq(r"\mathcal{L}(P, D)", "((N_c/P)**(alpha_N/alpha_D) + D_c/D)**alpha_D",
+                        ref="Kaplan et al. 2020, Eq. 1.5 (the curves of Vol. 2 Ch. 1, Figs 1.7-1.8)"))
 def kaplan_loss(P, D, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N_c=KAPLAN["N_c"],
                 D_c=KAPLAN["D_c"]):
     """L(P, D) = [(N_c/P)^(alpha_N/alpha_D) + D_c/D]^alpha_D (nats/token), Kaplan et al. 2020
     Eq. 1.5: the early-stopped test loss of a P-parameter model trained on D tokens (the curves
-    of Vol. 2 Ch. 1 Figs 1.7-1.8). Each limit is :func:`power_law_loss` with no floor:
-    D -> infinity gives (N_c/P)^alpha_N, P -> infinity gives (D_c/D)^alpha_D."""
+    of Vol. 2 Ch. 1 Figs 1.7-1.8). Each term is :func:`power_law_loss` in the normalised resource
+    (P/N_c or D/D_c) with no floor: D -> infinity gives (N_c/P)^alpha_N, P -> infinity gives
+    (D_c/D)^alpha_D."""
     exponent = alpha_N / alpha_D
-    model_term = power_law_loss.kernel(P, N_c ** exponent, exponent, 0.0)
-    data_term = power_law_loss.kernel(D, D_c, 1.0, 0.0)
+    model_term = power_law_loss.kernel(P / N_c, 1.0, exponent, 0.0)
+    data_term = power_law_loss.kernel(D / D_c, 1.0, 1.0, 0.0)
     return (model_term + data_term) ** alpha_D
