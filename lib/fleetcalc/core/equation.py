@@ -44,6 +44,8 @@ FUNCTIONS = {
     "log10": (np.log10, r"\log_{{10}}\left({0}\right)"),
     "log": (np.log, r"\ln\left({0}\right)"),
     "exp": (np.exp, r"e^{{{0}}}"),
+    # e^x - 1, computed without cancellation for small x (so 1 - e^{-x} can be written -expm1(-x))
+    "expm1": (np.expm1, r"\left(e^{{{0}}} - 1\right)"),
     "abs": (np.abs, r"\left|{0}\right|"),
     "max": (np.maximum, r"\max\left({0}, {1}\right)"),
     "min": (np.minimum, r"\min\left({0}, {1}\right)"),
