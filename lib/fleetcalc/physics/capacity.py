@@ -114,7 +114,7 @@ def electricity_cost(energy, price):
 @calculator(returns="cu", devices=whole(), time=qty("hour", ge=0), price=qty("cu/device/hour", ge=0),
             equation=eq(r"\mathrm{Cost}_{\mathrm{dev}}", "devices*time*price",
                         symbols={"devices": "N", "time": "T", "price": r"c_{\mathrm{dev}}"},
-                        ref="Ch. 28 §28.9, Example 27.3 (depreciation and maintenance)"))
+                        ref="Ch. 28 §28.9, Example 27.3 (depreciation and upkeep per device-hour)"))
 def device_hour_cost(devices, time, price):
     """Depreciation + maintenance = devices x hours x price per device-hour (Example 27.3: 88888.89 cu)."""
     return devices * time * price

@@ -68,9 +68,9 @@ def failure_probability(duration, mtbf):
 @calculator(returns={"save": "", "lost": "", "recover": ""},
             tau=qty("s", gt=0, doc="useful compute between saves"), C=qty("s", ge=0, doc="save pause"),
             M=qty("s", gt=0, doc="job MTBF"), R_f=qty("s", ge=0, doc="recovery time"),
-            equation={"save": eq(r"w_{\mathrm{save}}", "C/tau", ref="Ch. 28 §28.9, Eq. 28.23 (first term)"),
-                      "lost": eq(r"w_{\mathrm{lost}}", "tau/(2*M)", ref="Ch. 28 §28.9, Eq. 28.23 (second term)"),
-                      "recover": eq(r"w_{\mathrm{recover}}", "R_f/M", ref="Ch. 28 §28.9, Eq. 28.23 (third term)")})
+            equation={"save": eq(r"w_{\mathrm{save}}", "C/tau", ref="Ch. 28 §28.9, Eq. 28.23"),
+                      "lost": eq(r"w_{\mathrm{lost}}", "tau/(2*M)", ref="Ch. 28 §28.9, Eq. 28.23"),
+                      "recover": eq(r"w_{\mathrm{recover}}", "R_f/M", ref="Ch. 28 §28.9, Eq. 28.23")})
 def waste_terms(tau, C, M, R_f):
     """The three terms of Eq. 28.23 (Ch. 28): save = C/tau, lost = tau/(2M), recover = R_f/M.
 
