@@ -163,7 +163,7 @@ def _bwrap_args(grade_dir: Path, limits: Limits, report_fd: int, env: dict) -> t
     repo_markers = tuple({str(lib.parent), str(lib.parent.parent)})
     args = [bwrap_path() or "bwrap",
             "--unshare-all", "--unshare-user", "--disable-userns", "--uid", "65534", "--gid", "65534",
-            "--hostname", "sandbox", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
+            "--hostname", "sandbox", "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--clearenv"]
     _bind_system(args)
     sites = []
     for i, d in enumerate(_site_dirs()):
@@ -266,9 +266,9 @@ class Cgroup:
             d = self.paths[0]
             if self.v2:
                 ev = dict(line.split() for line in (d / "memory.events").read_text().splitlines())
-                return int(ev.get("oom_kill", 0)) > 0 or int(ev.get("max", 0)) > 0
+                return int(ev.get("oom_kill", 0)) > 0
             ctl = dict(line.split() for line in (d / "memory.oom_control").read_text().splitlines())
-            return int(ctl.get("oom_kill", 0)) > 0 or int((d / "memory.failcnt").read_text()) > 0
+            return int(ctl.get("oom_kill", 0)) > 0
         except (OSError, ValueError):
             return False
 
