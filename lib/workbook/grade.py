@@ -1,21 +1,27 @@
-"""Grade a folder of submitted exercise notebooks against the answer key.
+"""Grade a folder of submitted exercise notebooks against the answer key, each in a sandbox of its own.
 
-    workbook grade FOLDER [--set ch28/ex28_09_10] [--timeout 60] [--jobs 2]
-                                 [--roster roster.csv --seed 0]
-    make grade SUBMISSIONS=FOLDER [SET=...] [TIMEOUT=60] [ROSTER=roster.csv SEED=0]
+    workbook grade FOLDER [--set ch28/ex28_09_10] [--timeout 60] [--memory 2] [--jobs 2]
+                          [--roster roster.csv --seed 0] [--out DIR] [--fresh] [--trusted]
+    make grade SUBMISSIONS=FOLDER [SET=...] [TIMEOUT=60] [MEMORY=2] [OUT=DIR] [ROSTER=roster.csv SEED=0] [TRUSTED=1]
 
-Writes ``FOLDER/grades.csv`` (columns ``submission,exercise,part,score,max_score,status``: a row
-per submission and graded part, or one row with its status for a submission that could not run)
-and ``FOLDER/feedback/<name>.md`` (what ``check()`` would say, part by part).
+Writes ``grades.csv`` (columns ``submission,exercise,part,score,max_score,status``: a row per
+submission and graded part, or one row with its status for a submission that could not run) and
+``feedback/<name>.md`` (what ``check()`` would say, part by part) into FOLDER, or ``--out``.
 
 How a submission is judged
-* Each ``.ipynb`` is copied into its own temporary folder and run top to bottom in a fresh kernel
-  (cells that raise do not stop the run), under a time limit for the whole notebook (``--timeout``,
-  default 60 s). Panels and the self-check are not graded, so the kernel stubs them out to save time.
-* Then the grader reads the answer variables (the part names of the set's exercises) out of the
-  kernel as plain numbers and units, and judges them here, in the grader's process, with the key
-  built from the solution notebooks (``lib/workbook/answer_key.py``). Nothing the notebook prints counts,
-  and nothing it redefines (``check``, the check cells, the lib) reaches the key.
+* The grader reads each ``.ipynb`` once (its sha256 is taken from those bytes) and hands only its
+  code cells to a fresh sandbox (``lib/workbook/sandbox.py``: bubblewrap, with new user, PID and
+  network namespaces; the calculator library and the Python environment read-only; its own small
+  ``/tmp`` and working folder; a memory cap, default 2 GiB, a process cap, a CPU-time cap and the
+  wall-clock limit ``--timeout`` for the whole notebook, default 60 s). There a harness
+  (``lib/workbook/sandbox_harness.py``) runs the cells top to bottom in one IPython shell (cells
+  that raise do not stop the run; panels and self-checks are stubbed out, they are not graded).
+* Then the harness writes the answer variables (the part names of the set's exercises) as plain
+  numbers and unit names to a file descriptor the grader opened; the grader parses that report
+  strictly (``sandbox.parse_report``) and judges the values here, in the grader's process, with the
+  key built from the solution notebooks (``lib/workbook/answer_key.py``). Nothing the notebook prints
+  counts, nothing it redefines (``check``, the check cells, the library) reaches the key, and a
+  forged report can claim only this submission's own answer values, as assigning them would.
 * Which exercise set: the notebook's ``fleetcalc.exercise_set`` metadata, else the generated
   note naming its solution, else the exercise ids its ``publish``/``check`` calls name. The folder's
   set is ``--set`` or, without it, the set most submissions belong to; a notebook of another set
@@ -26,14 +32,24 @@ How a submission is judged
   The student's variant inputs are recomputed from the roster and the seed, never read from the
   notebook. Without a roster every submission is graded against the book's inputs.
 
-Isolation: the kernel runs in a temporary folder with the submission only, and the key lives
-in the grader's process; it is not a sandbox. For a class you do not trust, run the grader as a
-user (or in a container) that can read the submissions but not ``solutions/``.
+Nothing is lost: a submission's failure is its own row and the run goes on; the submitted files are
+never opened for writing, and their hashes are checked again at the end (a file that changed meanwhile
+gets ``changed-during-grading``); ``grades.csv`` and each feedback file are written whole (a
+temporary file, then a rename); each graded submission is journaled to ``.grades-progress.jsonl``
+beside the outputs, so a run that is interrupted resumes there (``--fresh`` ignores it) and a
+finished run replaces every row.
+
+Without a sandbox (bubblewrap missing, or no user namespaces) the grader refuses to run submitted
+notebooks. ``--trusted`` runs them with the grader's own rights, for the instructor's own notebooks.
 
 Statuses: ``correct``, ``wrong``, ``wrong-units``, ``unanswered`` (still ``...``), ``missing`` (the
 variable is not defined), ``error: <Error> in cell <n>`` (the variable is missing and a cell
 raised); for a whole submission: ``invalid-json``, ``not-a-notebook``, ``empty``, ``timeout``,
-``kernel-failed``, ``unknown-exercise-set``, ``other-exercise-set (<set>)``, ``unknown-student``.
+``memory-limit`` (a cell raised MemoryError at the cap, or the sandbox's cgroup killed a process),
+``cpu-limit``, ``killed`` (its process died of a signal before it reported), ``kernel-failed`` (it
+exited before it reported, or its report was malformed), ``sandbox-failed``, ``grader-error``,
+``changed-during-grading``, ``unknown-exercise-set``, ``other-exercise-set (<set>)``,
+``unknown-student``.
 """
 from __future__ import annotations
 
