@@ -56,7 +56,7 @@ def _read(v):
             return {"k": "other", "t": "object"}
 
 
-def main() -> None:
+def run() -> None:
     with open(sys.argv[1], encoding="utf-8") as f:
         cfg = json.load(f)
     fd = int(cfg["report_fd"])
@@ -104,4 +104,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run()
