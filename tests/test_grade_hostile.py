@@ -113,7 +113,7 @@ MARKS = [":tags: [" + "answer" + "-key", "def " + "run_key(", "def " + "judge_se
 lib = os.path.dirname(os.path.dirname(fleetcalc.__file__))          # the library's own location
 guesses = [os.path.join(lib, "..", "solutions"), os.path.join(lib, "workbook"), {repo!r} + "/solutions",
            {repo!r} + "/lib/workbook/answer_key.py", "/proc/1/root{repo}/solutions", "/proc/self/cwd/../solutions",
-           os.path.expanduser("~"), "/root", "/home", "/work"]
+           os.path.expanduser("~"), "/root", "/home", "/srv", "/opt"]
 try:
     guesses += [str(p) for p in importlib.metadata.distribution("fleetcalc").locate_file("").parents]
 except Exception:
