@@ -13,7 +13,8 @@ overlapped (the roofline's assumption, :func:`fleetcalc.physics.roofline.time_lo
 Symbols: ``N`` parameters (a plain number), ``s`` bytes per weight (``Q_(2, "byte")`` for FP16,
 ``Q_(4, "bit")`` for INT4), ``B`` batch (sequences decoded together), ``ctx`` tokens already in
 each sequence's KV cache. The text's batch-1 figures ignore the KV cache (it says "weights"); the
-functions default to ``kv_per_token = None`` (no KV traffic) to match and let a panel add it.
+functions default to no KV traffic (``decode_step``: ``kv_per_token = None``; ``decode_step_bytes``: 0 byte,
+so that its equation shows the KV term) to match and let a panel add it.
 """
 from __future__ import annotations
 
