@@ -356,8 +356,6 @@ def transceivers(gpus, link_tiers=3, per_link=2):
 _P_DAILY = num(gt=0, lt=1, doc="probability per device per day")
 #: one day in seconds: ``p_daily`` is a probability per day, the kernels' windows are in seconds
 DAY = base_factor("day")
-_NEEDS_DAY = ("p_daily is a pure number per day and the window arrives in seconds: showing the formula "
-              "needs a named unit constant (one day) in the expression")
 
 
 def _mtbf_of_n(p_daily, n_devices):
@@ -367,7 +365,9 @@ def _mtbf_of_n(p_daily, n_devices):
 
 
 @calculator(returns="", p_daily=_P_DAILY, n_devices=whole(), window=qty("day", ge=0),
-            equation=no_equation(_NEEDS_DAY))
+            equation=eq(r"P_{\mathrm{storm}}", "1 - (1 - p_daily)**(n_devices*window/unit('day'))",
+                        symbols={"p_daily": "p", "n_devices": "n", "window": "T"},
+                        ref="Vol. 2 §3.6 (lines 2939-2943)"))
 def pfc_storm_probability(p_daily, n_devices, window=DAY):
     """P(at least one of n devices fails in ``window``) = 1 - (1 - p)^(n x days), p per device per
     day, independent devices (Vol. 2 Ch. 3 §3.6, lines 2939-2943: p = 0.001 %, n = 24,576 -> 21.8 %).
@@ -376,7 +376,10 @@ def pfc_storm_probability(p_daily, n_devices, window=DAY):
 
 
 @calculator(returns="", P_target=num(gt=0, lt=1, doc="acceptable P(at least one failure)"), n_devices=whole(),
-            window=qty("day", gt=0), equation=no_equation(_NEEDS_DAY))
+            window=qty("day", gt=0),
+            equation=eq(r"p_{\max}", "-expm1(log(1 - P_target)/(n_devices*window/unit('day')))",
+                        symbols={"P_target": r"P_{\mathrm{target}}", "n_devices": "n", "window": "T"},
+                        ref="Vol. 2 §3.6 (lines 2939-2943, solved for p)"))
 def max_device_probability(P_target, n_devices, window=DAY):
     """Largest per-device daily probability p that keeps P(at least one of n in ``window``) <=
     P_target: p = 1 - (1 - P_target)^(1 / (n x days)) (inverts :func:`pfc_storm_probability`)."""
@@ -384,7 +387,9 @@ def max_device_probability(P_target, n_devices, window=DAY):
 
 
 @calculator(returns="", p_daily=_P_DAILY, n_devices=whole(), window=qty("day", ge=0),
-            equation=no_equation(_NEEDS_DAY))
+            equation=eq(r"\mathrm{E}[N_{\mathrm{storm}}]", "-log(1 - p_daily)*n_devices*window/unit('day')",
+                        symbols={"p_daily": "p", "n_devices": "n", "window": "T"},
+                        ref="Vol. 2 §3.6 (the Poisson rate behind lines 2939-2943)"))
 def expected_storms(p_daily, n_devices, window=DAY):
     """Expected storm-triggering failures in ``window``: window / MTBF_n = n x -ln(1 - p) per day
     (the Poisson rate behind :func:`pfc_storm_probability`)."""

@@ -29,8 +29,6 @@ _LEVELS = whole(ge=2, doc="voltage levels: NRZ 2, PAM4 4")
 
 #: bytes in one bit: a line rate counts bits (symbols x bits per symbol), kernels count bytes
 BIT = base_factor("bit")
-_NEEDS_BIT = ("the formula counts bits and the kernel bytes: showing it needs a named unit constant "
-              "(bytes per bit) in the expression")
 
 
 @calculator(returns="byte/s", both_ways=qty("byte/s", gt=0, doc="both directions summed"),
@@ -60,7 +58,9 @@ def bits_per_symbol(levels):
 
 
 @calculator(returns="bit/s", baud=qty("1/s", gt=0, doc="symbol rate per lane"),
-            levels=_LEVELS, lanes=whole(doc="SerDes lanes"), equation=no_equation(_NEEDS_BIT))
+            levels=_LEVELS, lanes=whole(doc="SerDes lanes"),
+            equation=eq(r"R_{\mathrm{line}}", "lanes*baud*log2(levels) * unit('bit')", symbols={"baud": r"f_{\mathrm{sym}}"},
+                        ref="Vol. 2 §3.3 (lanes x symbol rate x bits per symbol, line 2601)"))
 def line_rate(baud, levels, lanes=1):
     """Raw line rate = lanes x baud x log2(levels) (bit/s), before FEC and encoding
     (Vol. 2 Ch. 3 §3.3: PAM4 doubles the rate at the same symbol rate, line 2601)."""
@@ -68,7 +68,9 @@ def line_rate(baud, levels, lanes=1):
 
 
 @calculator(returns="1/s", rate=qty("bit/s", gt=0, doc="line rate to carry"), levels=_LEVELS,
-            lanes=whole(doc="SerDes lanes"), equation=no_equation(_NEEDS_BIT))
+            lanes=whole(doc="SerDes lanes"),
+            equation=eq(r"f_{\mathrm{sym}}", "rate/(lanes*log2(levels) * unit('bit'))", symbols={"rate": r"R_{\mathrm{line}}"},
+                        ref="Vol. 2 §3.3 (the symbol rate a line rate needs, line 2607)"))
 def symbol_rate_needed(rate, levels, lanes=1):
     """Symbol rate per lane to carry ``rate``: rate / (lanes log2(levels)) (1/s = baud)
     (Vol. 2 Ch. 3 §3.3, line 2607: the symbol rate, not the bit rate, is what the medium caps)."""

@@ -57,8 +57,8 @@ def mtbf_of_n(mtbf_one, n):
 
 
 @calculator(returns="", duration=qty("s", ge=0, doc="the window"), mtbf=qty("s", gt=0),
-            equation=no_equation("needs expm1: 1 - exp(-t/MTBF) evaluated as written loses the digits the "
-                                 "kernel keeps for t << MTBF"))
+            equation=eq("P", "-expm1(-(duration/mtbf))", symbols={"duration": "t", "mtbf": r"\mathrm{MTBF}"},
+                        ref="Ch. 28 §28.9 (exponential failures); Vol. 2 Eq. 1.1"))
 def failure_probability(duration, mtbf):
     """P(at least one failure in a window) = 1 - exp(-duration / MTBF), exponential failures
     (Ch. 28 §28.9's Poisson assumption)."""
@@ -210,8 +210,8 @@ def restart_overhead(failures, recovery, duration):
 
 @calculator(returns="", duration=qty("s", ge=0, doc="the window"), mtbf_one=qty("s", gt=0, doc="MTBF of one part"),
             n=whole(doc="independent, identical parts"),
-            equation=no_equation("needs expm1: 1 - exp(-N t/MTBF) evaluated as written loses the digits the "
-                                 "kernel keeps for N t << MTBF"))
+            equation=eq("P", "-expm1(-(n*duration/mtbf_one))", symbols={"duration": "t", "mtbf_one": r"\mathrm{MTBF}_{1}", "n": "N"},
+                        ref="Vol. 2 Eq. 1.1 (N parts, exponential failures)"))
 def failure_probability_of_fleet(duration, mtbf_one, n):
     """P(at least one of n parts fails within the window) = 1 - exp(-n T / MTBF):
     :func:`failure_probability` with :func:`mtbf_of_n` (Vol. 2 Ch. 2, line 2098's "considerable" probability)."""

@@ -19,10 +19,6 @@ __all__ = ["orders_of_magnitude", "annual_growth_factor", "doubling_time", "grow
 #: divides a time by it.
 YEAR = base_factor("year")
 
-# The equation printer has no named unit constant (only pi and e), so a formula "per year" on a
-# time that arrives in seconds cannot be shown without a bare 31557600 in it.
-_PER_YEAR = no_equation("needs a named unit constant (1 year) in the expression: the time arrives in "
-                        "seconds and the equation printer knows only pi and e")
 
 
 def _yearly(base, years, name):
@@ -51,19 +47,25 @@ def orders_of_magnitude(start, end):
     return np.log10(en / st)
 
 
-@calculator(returns="", ratio=num(gt=0, doc="end / start"), years=qty("year", gt=0), equation=_PER_YEAR)
+@calculator(returns="", ratio=num(gt=0, doc="end / start"), years=qty("year", gt=0),
+            equation=eq(r"g", "ratio**(unit('year')/years)", symbols={"ratio": r"\frac{x_1}{x_0}", "years": "t"},
+                        ref="Vol. 2 Ch. 1 (compound growth per year, lines 578-590)"))
 def growth_factor_per_year(ratio, years):
     """ratio^(1/years): the constant yearly factor that turns one amount into ``ratio`` times it."""
     return _yearly(ratio, years / YEAR, "years")
 
 
-@calculator(returns="year", factor_per_year=num(gt=1), equation=_PER_YEAR)
+@calculator(returns="year", factor_per_year=num(gt=1),
+            equation=eq(r"t_2", "log(2)/log(factor_per_year) * unit('year')", symbols={"factor_per_year": "g"},
+                        ref="Vol. 2 Ch. 1 (doubling time of a yearly factor g, lines 578-590)"))
 def doubling_time(factor_per_year):
     """t_2 = ln 2 / ln(factor per year) (years); the factor must exceed 1."""
     return YEAR * np.log(2.0) / np.log(factor_per_year)
 
 
-@calculator(returns="", doubling=qty("year", gt=0, doc="doubling time"), equation=_PER_YEAR)
+@calculator(returns="", doubling=qty("year", gt=0, doc="doubling time"),
+            equation=eq(r"g", "2**(unit('year')/doubling)", symbols={"doubling": "t_2"},
+                        ref="Vol. 2 Ch. 1 (the yearly factor of a doubling time, lines 578-590)"))
 def annual_growth_factor(doubling):
     """2^(1 year / t_2): the yearly factor of something that doubles every ``doubling``."""
     return _yearly(2.0, doubling / YEAR, "doubling")
