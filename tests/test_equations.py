@@ -130,6 +130,7 @@ PRINTED = [
     ("max(t_c, t_n)", r"\max\left(t_{c}, t_{n}\right)"),
     ("D_vol/BW", r"\frac{D_{\mathrm{vol}}}{\mathrm{BW}}"),
     ("1 - exp(-(N*t/MTBF))", r"1 - e^{-\frac{N t}{\mathrm{MTBF}}}"),
+    ("-expm1(-(t/M))", r"1 - e^{-\frac{t}{M}}"),
     ("(N_c/P)**alpha_N", r"\left(\frac{N_{c}}{P}\right)^{\alpha_{N}}"),
 ]
 

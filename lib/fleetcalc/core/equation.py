@@ -265,6 +265,9 @@ class _Printer:
         if isinstance(node, ast.Name):
             text, unit = self.atom(node.id)
             return text, (1 if unit else 9)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Call) \
+                and node.operand.func.id == "expm1":
+            return rf"1 - e^{{{self.show(node.operand.args[0])}}}", 1      # -expm1(x) = 1 - e^x
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return "-" + self.show(node.operand, 3), 3
         if isinstance(node, ast.BinOp):
@@ -420,14 +423,19 @@ class WorkedStep:
         for e, vals, res in zip(self.equations, self.plain_inputs, self.results):
             for n, t in e.where:
                 lines.append(f"  {n} = {t}")
-            lines.append(f"  {_plain(e.lhs)} = {e.expr}")
+            lines.append(f"  {_plain(e.lhs)} = {_plain_units(e.expr)}")
             text = _replace_names(e.inlined, {n: f"({v})" if " " in v else v for n, v in vals.items()})
-            lines.append(f"  {' ' * len(_plain(e.lhs))} = {text}")
+            lines.append(f"  {' ' * len(_plain(e.lhs))} = {_plain_units(text)}")
             lines.append(f"  {' ' * len(_plain(e.lhs))} = {fmt(res, 'auto', sig=3)}")
         lines.append(f"  ({self.refs})")
         return "\n".join(lines)
 
     __repr__ = __str__
+
+
+def _plain_units(text: str) -> str:
+    """unit('day') as a reader writes it: (1 day)."""
+    return re.sub(r"""unit\(['"]([^'"]+)['"]\)""", r"(1 \1)", text)
 
 
 def _replace_name(text: str, name: str, value: str) -> str:
