@@ -327,7 +327,7 @@ class _Printer:
         raise ValueError(f"equation {self.eq.expr!r}: {type(node).__name__} is not shown")
 
     def _reduction(self, fn: str, inner) -> tuple[str, int]:
-        """sum(x) / max(x) over a list argument: \sum_i x_i symbolically; with values put in,
+        r"""sum(x) / max(x) over a list argument: \sum_i x_i symbolically; with values put in,
         one term per element (a + b + c, or \max(a, b, c))."""
         lists = [n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and self.values is not None
                  and isinstance(self.values.get(n.id), list)]
