@@ -431,7 +431,7 @@ class WorkedStep:
             rows = [f"{e.sym(n)} &= {e.rhs_latex(text=t)}" for n, t in e.where]
             rows.append(f"{e.lhs} &= {e.rhs_latex()}")
             rows.append(f"&= {e.rhs_latex(vals, text=e.inlined)}")
-            shown = fmt(res, "auto", sig=3)
+            shown = _result_text(res)
             num, _, unit = shown.partition(" ")
             unit = "µs" if unit == "us" else unit
             rows.append(f"&= {num.replace(',', '{,}')}" + (rf"\,{unit_latex(unit)}" if unit else ""))
@@ -465,7 +465,7 @@ class WorkedStep:
             lines.append(f"  {_plain(e.lhs)} = {_plain_units(e.expr)}")
             text = _replace_names(e.inlined, {n: f"({v})" if " " in v and not v.startswith("[") else v for n, v in vals.items()})
             lines.append(f"  {' ' * len(_plain(e.lhs))} = {_plain_units(text)}")
-            lines.append(f"  {' ' * len(_plain(e.lhs))} = {fmt(res, 'auto', sig=3)}")
+            lines.append(f"  {' ' * len(_plain(e.lhs))} = {_result_text(res)}")
         lines.append(f"  ({self.refs})")
         return "\n".join(lines)
 
@@ -488,6 +488,17 @@ def _replace_names(text: str, values: dict) -> str:
     names = sorted(values, key=len, reverse=True)
     pattern = r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?!\w)"
     return re.sub(pattern, lambda m: values[m.group(1)], text)
+
+
+def _result_text(res) -> str:
+    """The result in a unit chosen for the value, to 3 significant digits (whole numbers from 100 up)."""
+    from fleetcalc.core.units import Q_, Quantity, fmt, human_unit
+    q = res if isinstance(res, Quantity) else Q_(res, "")
+    unit = human_unit(q) or (None if q.dimensionless else f"{q.units:~P}")
+    mag = abs(float(q.to(unit).magnitude if unit else q.to("").magnitude))
+    if 100 <= mag < 1e6:
+        return fmt(q, unit or "", decimals=0, grouping=True)
+    return fmt(q, unit or ("" if q.dimensionless else None), sig=3)
 
 
 def equations_of(calc) -> list[Equation]:
