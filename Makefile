@@ -8,7 +8,7 @@
 #                    a notebook whose source and library are unchanged is skipped, RERUN=1 runs it anyway)
 #   make exercises - regenerate exercises/ from solutions/ (never overwrites a student's edits)
 #   make variants  - a seeded variant per student of a roster (ROSTER=roster.csv), and its answer key
-#   make grade     - grade a folder of submitted notebooks (SUBMISSIONS=folder): grades.csv + feedback/
+#   make grade     - grade a folder of submitted notebooks (SUBMISSIONS=folder), each in a sandbox: grades.csv + feedback/
 #   make lite      - JupyterLite build of the workbook
 #   make bench     - the performance benchmark (figures go in the README)
 PY ?= python3.11
@@ -17,7 +17,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | md5sum | cut -c1-8)
 JOBS ?= 2
 
-.PHONY: test test-fast book lab notebooks exercises variants lite bench browser venv clean
+.PHONY: test test-fast book lab notebooks exercises variants lite bench browser sandbox venv clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY) (or run: make PY=python3 ...)"; exit 1; }
@@ -32,10 +32,13 @@ venv: $(STAMP)
 browser:
 	tools/ensure_browser.sh
 
-test: $(STAMP) browser
+sandbox:
+	tools/ensure_sandbox.sh
+
+test: $(STAMP) browser sandbox
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env tests chapters solutions exercises
 
-test-fast: $(STAMP)
+test-fast: $(STAMP) sandbox
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" tests
 
 notebooks: $(STAMP)
@@ -50,8 +53,9 @@ variants: $(STAMP)
 	$(BIN)/workbook variants --roster $(or $(ROSTER),roster.csv) --seed $(or $(SEED),0) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT))
 
 grade: $(STAMP)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder> [SET=ch28/ex28_09_10] [TIMEOUT=60] [ROSTER=roster.csv SEED=0]"; exit 2; }
-	$(BIN)/workbook grade $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0))
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder> [SET=ch28/ex28_09_10] [TIMEOUT=60] [MEMORY=2] [OUT=folder] [ROSTER=roster.csv SEED=0] [TRUSTED=1]"; exit 2; }
+	$(if $(TRUSTED),,tools/ensure_sandbox.sh)
+	$(BIN)/workbook grade $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --memory $(or $(MEMORY),2) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0)) $(if $(TRUSTED),--trusted)
 
 book: $(STAMP)
 	$(BIN)/workbook site build

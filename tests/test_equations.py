@@ -130,6 +130,7 @@ PRINTED = [
     ("max(t_c, t_n)", r"\max\left(t_{c}, t_{n}\right)"),
     ("D_vol/BW", r"\frac{D_{\mathrm{vol}}}{\mathrm{BW}}"),
     ("1 - exp(-(N*t/MTBF))", r"1 - e^{-\frac{N t}{\mathrm{MTBF}}}"),
+    ("-expm1(-(t/M))", r"1 - e^{-\frac{t}{M}}"),
     ("(N_c/P)**alpha_N", r"\left(\frac{N_{c}}{P}\right)^{\alpha_{N}}"),
 ]
 
@@ -212,3 +213,18 @@ def test_worked_answer_shows_the_steps_the_key_took():
     md = w._repr_markdown_()
     assert "Eq. 28.12" in md and r"\left(5\,\mu\mathrm{s}\right)" in md
     assert "**Answer:** `t` = 70.07 ms" in md    # by hand: 70 us + 1.75 x 40 ms
+
+
+def test_unit_constants_and_many_argument_max():
+    e = eq("P", "max(a, b, c) + 1 - (1 - p)**(w/unit('day'))", ref="test")
+    assert e.rhs_latex() == r"\max\left(a, b, c\right) + 1 - \left(1 - p\right)^{\frac{w}{1\,\mathrm{day}}}"
+    # by hand: max = 3; two days at p = 0.5: 1 - 0.25 = 0.75
+    assert e.evaluate(a=1.0, b=3.0, c=2.0, p=0.5, w=2 * 86400.0) == 3.75
+    assert e.names == ["a", "b", "c", "p", "w"]
+
+
+def test_units_print_as_upright_latex():
+    from fleetcalc.core.units import unit_latex
+    assert unit_latex("W/cm²") == r"\mathrm{W}/\mathrm{cm}^{2}"
+    assert unit_latex("kg·m⁻²") == r"\mathrm{kg}\cdot \mathrm{m}^{-2}"
+    assert unit_latex("µs") == r"\mu\mathrm{s}"

@@ -3,6 +3,7 @@
     workbook bench                             # import time, every panel, panel builder vs interact, notebooks
     workbook bench --moves 10 --only 28_3 --skip-notebooks          # quick look at a few panels
     workbook bench --tests --site              # also time the whole test suite and the site build (long)
+    workbook bench --grading 100 --skip-import --skip-panels --skip-compare --skip-notebooks   # the grader only
 
 What it measures (targets in brackets; see bench/README.md):
 
@@ -18,7 +19,10 @@ What it measures (targets in brackets; see bench/README.md):
   figure per move rendered as the inline backend does) against the panel builder, in one run;
 * each notebook's execution time in a fresh kernel (< 10 s), on an in-memory copy: the repo's
   .ipynb files are never written;
-* optionally the whole test suite (``--tests``) and the site build (``--site``).
+* optionally the whole test suite (``--tests``) and the site build (``--site``);
+* optionally (``--grading N``) the grader: N sample submissions of one set graded with isolation,
+  each in its own sandbox (< 3 min for 100 on 2 cores), and the sandbox's own cost per submission
+  (the same submission run with and without the sandbox, one at a time).
 
 Timings on a shared machine are noisy: the load average at start and end is printed with the
 results; compare runs made on the same machine. Sections of an existing results file that this
@@ -418,6 +422,56 @@ def bench_notebooks(dirs, only: str | None) -> list[tuple[str, float, str]]:
     return rows
 
 
+def bench_grading(n: int, set_name: str = "ch28/ex28_09_10", jobs: int = 2, repeats: int = 5) -> list[str]:
+    """The grader over ``n`` sample submissions with isolation, and the sandbox's cost per submission."""
+    import tempfile
+
+    from workbook import grade, sandbox
+
+    ok, why = sandbox.available()
+    if not ok:
+        return [f"No sandbox here, nothing measured: {why}", ""]
+    with tempfile.TemporaryDirectory(prefix="bench-grade-") as tmp:
+        subs = Path(tmp) / "subs"
+        grade.sample_submissions(set_name, n, subs)
+        load0 = loadavg()
+        r0 = os.times()
+        t0 = time.perf_counter()
+        rows = grade.grade_folder(subs, set_name, jobs=jobs, log=lambda *a: None)
+        wall = time.perf_counter() - t0
+        r1 = os.times()
+        cpu = (r1.user - r0.user) + (r1.system - r0.system) + (r1.children_user - r0.children_user) \
+            + (r1.children_system - r0.children_system)
+        statuses = sorted({r["status"] for r in rows})
+        nb, _ = grade.read_submission(sorted(subs.glob("*.ipynb"))[1])
+        cells = grade.code_cells(nb)
+        names = [nm for ex in __import__("workbook.answer_key", fromlist=["x"]).load_set(
+            ROOT / "solutions" / f"{set_name}.md").values() for nm in ex.answers]
+        one = {True: [], False: []}
+        for _ in range(repeats):
+            for trusted in (True, False):
+                t = time.perf_counter()
+                sandbox.run_cells(cells, names, sandbox.Limits(timeout=60), trusted=trusted)
+                one[trusted].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        for _ in range(repeats):
+            sandbox.run_cells(["pass"], ["x"], sandbox.Limits(timeout=60))
+        empty = (time.perf_counter() - t) / repeats
+    plain, boxed = statistics.median(one[True]), statistics.median(one[False])
+    target = 180.0
+    return [f"{n} sample submissions of `{set_name}` (`workbook grade --samples`: every fourth unanswered, every "
+            f"fourth with one wrong part), graded with `grade_folder(..., jobs={jobs})`, each in its own sandbox "
+            f"({why}); load average at start {load0}.", "",
+            "| what | measured | target |", "|---|---:|---|",
+            f"| {n} submissions, wall | {wall:.0f} s ({wall / n:.2f} s per submission) | "
+            f"< {target:.0f} s for 100 {'✓' if wall * 100 / n < target else '✗'} |",
+            f"| CPU, grader and sandboxes (user + sys) | {cpu:.0f} s ({cpu / n:.2f} s per submission) | – |",
+            f"| one submission alone, without / with the sandbox (median of {repeats}) | {plain:.2f} s / {boxed:.2f} s "
+            f"(sandbox overhead {boxed - plain:+.2f} s) | – |",
+            f"| an empty notebook in a sandbox (start, harness, stubs, exit) | {empty:.2f} s | – |", "",
+            f"Statuses seen: {', '.join(statuses)}.", ""]
+
+
 def bench_command(cmd: list[str]) -> tuple[float, int, str]:
     t0 = time.perf_counter()
     r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
@@ -427,7 +481,7 @@ def bench_command(cmd: list[str]) -> tuple[float, int, str]:
 
 # ----------------------------------------------------------------------------- report
 
-def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks, extra) -> str:
+def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks, extra, sections=None) -> str:
     L = ["# Benchmark results", "",
          f"Made by `{' '.join(['workbook bench'] + [shlex.quote(a) for a in argv])}` "
          f"(`make bench` runs it with the defaults).", "",
@@ -518,6 +572,8 @@ def write_report(path: Path, argv, meta, imp, panels, failures, cmp_, notebooks,
         L.append("")
     for label, (dt, rc, tail) in extra.items():
         L += [f"## {label}", "", f"{dt:.0f} s (exit code {rc}): {tail}", ""]
+    for label, lines in (sections or {}).items():
+        L += [f"## {label}", ""] + lines
     if path.exists():
         kept = kept_sections(path.read_text(encoding="utf-8"), [x[3:] for x in L if x.startswith("## ")])
         if kept:
@@ -542,7 +598,9 @@ def main(argv=None) -> int:
     ap.add_argument("--skip-notebooks", action="store_true")
     ap.add_argument("--tests", action="store_true", help="time the whole test suite (long)")
     ap.add_argument("--site", action="store_true", help="time the site build, workbook site build (long)")
-    ap.add_argument("--jobs", type=int, default=2, help="pytest -n for --tests")
+    ap.add_argument("--jobs", type=int, default=2, help="pytest -n for --tests, submissions at once for --grading")
+    ap.add_argument("--grading", type=int, default=0, metavar="N",
+                    help="grade N sample submissions with isolation and time it (100: the README's figure)")
     ap.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
     argv = sys.argv[1:] if argv is None else argv
     a = ap.parse_args(argv)
@@ -576,9 +634,14 @@ def main(argv=None) -> int:
         print("site build ...", flush=True)
         extra["Site build (workbook site build)"] = bench_command(
             [sys.executable, "-m", "workbook.cli", "site", "build"])
+    sections = {}
+    if a.grading:
+        print("grading ...", flush=True)
+        sections["Grading a class (`make grade`)"] = bench_grading(a.grading, jobs=a.jobs)
+        print("\n".join(sections["Grading a class (`make grade`)"]), flush=True)
     meta["load_end"] = loadavg()
     out = Path(a.out)
-    write_report(out, argv, meta, imp, panels, failures, cmp_, notebooks, extra)
+    write_report(out, argv, meta, imp, panels, failures, cmp_, notebooks, extra, sections)
     raw = ROOT / "bench" / "out"
     raw.mkdir(parents=True, exist_ok=True)
     (raw / "results.json").write_text(json.dumps({"meta": meta, "import": imp, "panels": panels, "compare": cmp_,

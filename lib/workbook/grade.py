@@ -1,21 +1,27 @@
-"""Grade a folder of submitted exercise notebooks against the answer key.
+"""Grade a folder of submitted exercise notebooks against the answer key, each in a sandbox of its own.
 
-    workbook grade FOLDER [--set ch28/ex28_09_10] [--timeout 60] [--jobs 2]
-                                 [--roster roster.csv --seed 0]
-    make grade SUBMISSIONS=FOLDER [SET=...] [TIMEOUT=60] [ROSTER=roster.csv SEED=0]
+    workbook grade FOLDER [--set ch28/ex28_09_10] [--timeout 60] [--memory 2] [--jobs 2]
+                          [--roster roster.csv --seed 0] [--out DIR] [--fresh] [--trusted]
+    make grade SUBMISSIONS=FOLDER [SET=...] [TIMEOUT=60] [MEMORY=2] [OUT=DIR] [ROSTER=roster.csv SEED=0] [TRUSTED=1]
 
-Writes ``FOLDER/grades.csv`` (columns ``submission,exercise,part,score,max_score,status``: a row
-per submission and graded part, or one row with its status for a submission that could not run)
-and ``FOLDER/feedback/<name>.md`` (what ``check()`` would say, part by part).
+Writes ``grades.csv`` (columns ``submission,exercise,part,score,max_score,status``: a row per
+submission and graded part, or one row with its status for a submission that could not run) and
+``feedback/<name>.md`` (what ``check()`` would say, part by part) into FOLDER, or ``--out``.
 
 How a submission is judged
-* Each ``.ipynb`` is copied into its own temporary folder and run top to bottom in a fresh kernel
-  (cells that raise do not stop the run), under a time limit for the whole notebook (``--timeout``,
-  default 60 s). Panels and the self-check are not graded, so the kernel stubs them out to save time.
-* Then the grader reads the answer variables (the part names of the set's exercises) out of the
-  kernel as plain numbers and units, and judges them here, in the grader's process, with the key
-  built from the solution notebooks (``lib/workbook/answer_key.py``). Nothing the notebook prints counts,
-  and nothing it redefines (``check``, the check cells, the lib) reaches the key.
+* The grader reads each ``.ipynb`` once (its sha256 is taken from those bytes) and hands only its
+  code cells to a fresh sandbox (``lib/workbook/sandbox.py``: bubblewrap, with new user, PID and
+  network namespaces; the calculator library and the Python environment read-only; its own small
+  ``/tmp`` and working folder; a memory cap, default 2 GiB, a process cap, a CPU-time cap and the
+  wall-clock limit ``--timeout`` for the whole notebook, default 60 s). There a harness
+  (``lib/workbook/sandbox_harness.py``) runs the cells top to bottom in one IPython shell (cells
+  that raise do not stop the run; panels and self-checks are stubbed out, they are not graded).
+* Then the harness writes the answer variables (the part names of the set's exercises) as plain
+  numbers and unit names to a file descriptor the grader opened; the grader parses that report
+  strictly (``sandbox.parse_report``) and judges the values here, in the grader's process, with the
+  key built from the solution notebooks (``lib/workbook/answer_key.py``). Nothing the notebook prints
+  counts, nothing it redefines (``check``, the check cells, the library) reaches the key, and a
+  forged report can claim only this submission's own answer values, as assigning them would.
 * Which exercise set: the notebook's ``fleetcalc.exercise_set`` metadata, else the generated
   note naming its solution, else the exercise ids its ``publish``/``check`` calls name. The folder's
   set is ``--set`` or, without it, the set most submissions belong to; a notebook of another set
@@ -26,115 +32,52 @@ How a submission is judged
   The student's variant inputs are recomputed from the roster and the seed, never read from the
   notebook. Without a roster every submission is graded against the book's inputs.
 
-Isolation: the kernel runs in a temporary folder with the submission only, and the key lives
-in the grader's process; it is not a sandbox. For a class you do not trust, run the grader as a
-user (or in a container) that can read the submissions but not ``solutions/``.
+Nothing is lost: a submission's failure is its own row and the run goes on; the submitted files are
+never opened for writing, and their hashes are checked again at the end (a file that changed meanwhile
+gets ``changed-during-grading``); ``grades.csv`` and each feedback file are written whole (a
+temporary file, then a rename); each graded submission is journaled to ``.grades-progress.jsonl``
+beside the outputs, so a run that is interrupted resumes there (``--fresh`` ignores it) and a
+finished run replaces every row.
+
+Without a sandbox (bubblewrap missing, or no user namespaces) the grader refuses to run submitted
+notebooks. ``--trusted`` runs them with the grader's own rights, for the instructor's own notebooks.
 
 Statuses: ``correct``, ``wrong``, ``wrong-units``, ``unanswered`` (still ``...``), ``missing`` (the
 variable is not defined), ``error: <Error> in cell <n>`` (the variable is missing and a cell
 raised); for a whole submission: ``invalid-json``, ``not-a-notebook``, ``empty``, ``timeout``,
-``kernel-failed``, ``unknown-exercise-set``, ``other-exercise-set (<set>)``, ``unknown-student``.
+``memory-limit`` (a cell raised MemoryError at the cap, or the sandbox's cgroup killed a process),
+``cpu-limit``, ``killed`` (its process died of a signal before it reported), ``kernel-failed`` (it
+exited before it reported, or its report was malformed), ``sandbox-failed``, ``grader-error``,
+``changed-during-grading``, ``unknown-exercise-set``, ``other-exercise-set (<set>)``,
+``unknown-student``.
 """
 from __future__ import annotations
 
 import argparse
 import collections
 import csv
+import hashlib
 import io
 import json
 import math
 import os
 import re
-import secrets
-import shutil
-import signal
 import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from workbook import ROOT
+from workbook import ROOT, sandbox
 
 COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 
-# Run in the kernel before the student's cells: panels and self-checks are not graded (stub them).
-PREAMBLE = """\
-import os as _os
-_os.environ["MPLBACKEND"] = "Agg"
-import fleetcalc.ui.widgets as _fw, fleetcalc.ui.exercises as _fx
-_fw.panel = lambda *a, **k: None
-_fx.answer_first = lambda *a, **k: None
-_fx.check = lambda *a, **k: None   # the grader judges; the student's self-check verdict is not used
-del _os, _fw, _fx
-"""
-
-# Run after them: the answer variables as plain numbers and unit names, between two nonce markers.
-EXTRACT = """\
-def _grader_read(v):
-    try:
-        if v is ... or v is None:
-            return {"k": "none"}
-        if isinstance(v, bool):
-            return {"k": "other", "t": "bool"}
-        if hasattr(v, "magnitude") and hasattr(v, "units"):
-            return {"k": "q", "m": float(v.magnitude), "u": str(v.units)}
-        return {"k": "n", "m": float(v)}
-    except BaseException as e:
-        return {"k": "other", "t": type(v).__name__}
-import json as _grader_json
-print("<<%(nonce)s>>" + _grader_json.dumps({n: (_grader_read(globals()[n]) if n in globals() else {"k": "missing"})
-                                            for n in %(names)r}) + "<<%(nonce)s>>")
-"""
-
-
-# ----------------------------------------------------------------------------- the worker (one submission)
-
-def run_one(path: str, names: list[str], limit: float, env: dict | None = None) -> dict:
-    """Run ``path`` (already in its own temporary folder) in a fresh kernel and read ``names``."""
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(path, as_version=4)
-    cells = [c for c in nb.cells if c.cell_type == "code"]
-    nonce = secrets.token_hex(8)
-    run = nbformat.v4.new_notebook()
-    run.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
-    run.cells = ([nbformat.v4.new_code_cell(PREAMBLE)]
-                 + [nbformat.v4.new_code_cell(c.source) for c in cells]
-                 + [nbformat.v4.new_code_cell(EXTRACT % {"nonce": nonce, "names": names})])
-    client = NotebookClient(run, timeout=int(limit) + 1, kernel_name="python3", allow_errors=True,
-                            record_timing=False, resources={"metadata": {"path": str(Path(path).parent)}})
-    deadline = time.monotonic() + limit
-    with client.setup_kernel(**({"env": env} if env is not None else {})):
-        try:  # killed after the run whatever happens
-            pid = client.km.provisioner.process.pid
-            (Path(path).parent / "kernel.pid").write_text(str(pid))
-        except Exception:
-            pass
-        for i, cell in enumerate(run.cells):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("time limit")
-            client.timeout = max(1, int(math.ceil(left)))
-            client.execute_cell(cell, i)
-    errors = []
-    for i, c in enumerate(run.cells[1:-1], start=1):
-        for o in c.get("outputs", []):
-            if o.get("output_type") == "error":
-                errors.append({"cell": i, "ename": o.get("ename", "Error"), "evalue": str(o.get("evalue", ""))[:300]})
-    text = "".join(o.get("text", "") for o in run.cells[-1].get("outputs", []) if o.get("output_type") == "stream")
-    m = re.search(rf"<<{nonce}>>(.*?)<<{nonce}>>", text, re.S)
-    values = json.loads(m.group(1)) if m else None
-    return {"values": values, "errors": errors}
-
-
 # ----------------------------------------------------------------------------- identifying a submission
 
-def read_submission(path: Path):
+def read_submission(path: Path, data: bytes | None = None):
     """(notebook dict, None) or (None, status) for a file that is not a usable notebook."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8", errors="strict"))
+        raw = json.loads((path.read_bytes() if data is None else data).decode("utf-8", errors="strict"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None, "invalid-json"
     if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
@@ -252,41 +195,62 @@ def judge_set(exs: dict, values: dict | None, errors: list, inputs_for) -> list[
 
 # ----------------------------------------------------------------------------- the run
 
-def execute_submission(path: Path, names: list[str], limit: float) -> dict:
-    """Run one submission in a fresh kernel in a temporary folder; {"values", "errors"} or {"status"}.
+def code_cells(nb) -> list[str]:
+    """The sources of a notebook's code cells, in order (cell numbers in statuses count these from 1)."""
+    return [_source(c) for c in nb.cells if c.get("cell_type") == "code"]
 
-    The kernel is its own process (cwd: the temporary folder, which holds only the submission);
-    this thread drives it with a deadline for the whole notebook and kills it afterwards.
+
+def execute_submission(nb, names: list[str], limit: float, trusted: bool = False,
+                       memory: int = sandbox.Limits.memory) -> dict:
+    """Run one submission's code cells in a sandbox of its own; {"values", "errors"} or {"status", "detail"}.
+
+    The sandbox gets a copy of the code cells only; the submitted file is never opened by it.
     """
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+    try:
+        out = sandbox.run_cells(code_cells(nb), names, sandbox.Limits(timeout=limit, memory=memory), trusted=trusted)
+    except Exception as exc:  # noqa: BLE001 - anything about this submission: its row, not the run
+        return {"status": "sandbox-failed", "detail": f"{type(exc).__name__}: {str(exc)[:200]}"}
+    if out.status is not None:
+        return {"status": out.status, "detail": out.detail, "errors": out.errors}
+    return {"values": out.values, "errors": out.errors}
 
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        work = Path(tmp) / "submission.ipynb"
-        shutil.copyfile(path, work)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBOOK_", "JUPYTER_"))}
-        env.update(MPLBACKEND="Agg", HOME=tmp, PYTHONDONTWRITEBYTECODE="1")
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _settings(set_name, limit, roster, seed, trusted, memory) -> str:
+    """A digest of everything a grade depends on besides the submission (a resumed run must match it)."""
+    from workbook import answer_key
+
+    src = ROOT / "solutions" / f"{set_name}.md" if set_name else None
+    key = _sha256(src.read_bytes()) if src is not None and src.is_file() else ""
+    keyfiles = [Path(answer_key.__file__), Path(__file__), Path(sandbox.__file__)]
+    code = _sha256(b"".join(f.read_bytes() for f in keyfiles))
+    return _sha256(json.dumps([set_name, limit, roster, seed, trusted, memory, key, code]).encode())[:32]
+
+
+JOURNAL = ".grades-progress.jsonl"
+
+
+def _read_journal(path: Path, settings: str) -> dict:
+    """{(name, sha256): result} from an interrupted run with the same settings."""
+    out = {}
+    if not path.is_file():
+        return out
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            res = run_one(str(work), names, limit, env=env)
-        except (CellTimeoutError, TimeoutError):
-            return {"status": "timeout", "detail": f"did not finish within {limit:g} s"}
-        except DeadKernelError as exc:
-            return {"status": "kernel-failed", "detail": f"the kernel died: {str(exc)[:200]}"}
-        except Exception as exc:  # anything else about this submission: its row, not the run
-            return {"status": "kernel-failed", "detail": f"{type(exc).__name__}: {str(exc)[:200]}"}
-        finally:
-            pidfile = Path(tmp) / "kernel.pid"   # the kernel never outlives its submission
-            if pidfile.exists():
-                try:
-                    os.kill(int(pidfile.read_text()), signal.SIGKILL)
-                except (ValueError, ProcessLookupError, PermissionError):
-                    pass
-        if res.get("values") is None:
-            return {"status": "kernel-failed", "detail": "the answer variables could not be read"}
-        return res
+            e = json.loads(line)
+            if e["settings"] == settings:
+                out[(e["name"], e["sha256"])] = e["result"]
+        except (ValueError, KeyError, TypeError):
+            continue                     # a line cut short when the run stopped
+    return out
 
 
 def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, jobs: int = 2,
-                 roster: list[str] | None = None, seed: int = 0, log=print) -> list[dict]:
+                 roster: list[str] | None = None, seed: int = 0, log=print, trusted: bool = False,
+                 memory: int = sandbox.Limits.memory, out: Path | None = None, fresh: bool = False) -> list[dict]:
     from workbook import answer_key, variants
 
     folder = Path(folder)
@@ -297,66 +261,120 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
     key = answer_key.load()
     if set_name is not None and set_name not in key:
         raise SystemExit(f"grade: --set {set_name!r} is not an exercise set; known: {sorted(key)}")
+    if not trusted:
+        ok, why = sandbox.available()
+        if not ok:
+            raise SystemExit("grade: refusing to run submitted notebooks without a sandbox: " + why)
+    out = Path(out) if out is not None else folder
+    out.mkdir(parents=True, exist_ok=True)
     sets_by_id = {ex_id: s for s, exs in key.items() for ex_id in exs}
     subs = sorted(p for p in folder.glob("*.ipynb") if p.is_file())
     if not subs:
         log(f"grade: no .ipynb files in {folder}")
-    parsed = {}
-    for p in subs:
-        nb, bad = read_submission(p)
+    parsed, digest = {}, {}
+    for p in subs:                       # read once: what is hashed is what is graded
+        data = p.read_bytes()
+        digest[p] = _sha256(data)
+        nb, bad = read_submission(p, data)
         parsed[p] = (nb, bad, identify_set(nb, sets_by_id, set(key)) if nb is not None else None)
     if set_name is None:
         votes = collections.Counter(s for _, _, s in parsed.values() if s)
         set_name = votes.most_common(1)[0][0] if votes else None
     total = sum(a.points for ex in key.get(set_name, {}).values() for a in ex.answers.values())
+    settings = _settings(set_name, limit, roster, seed, trusted, memory)
+    journal = out / JOURNAL
+    done = {} if fresh else _read_journal(journal, settings)
 
-    def fail(p, status, detail=""):
-        return {"path": p, "rows": [dict(exercise="", part="", score=0, max_score=total, status=status,
-                                         message=detail or status)], "errors": []}
+    def fail(status, detail="", errors=()):
+        return {"rows": [dict(exercise="", part="", score=0, max_score=total, status=status,
+                              message=detail or status)], "errors": list(errors)}
 
     def one(p):
         nb, bad, s = parsed[p]
         if bad:
-            return fail(p, bad, {"invalid-json": "the file is not valid JSON (a notebook is a JSON file)",
-                                 "empty": "the notebook has no code to run",
-                                 "not-a-notebook": "the file is JSON but not a Jupyter notebook"}[bad])
+            return fail(bad, {"invalid-json": "the file is not valid JSON (a notebook is a JSON file)",
+                              "empty": "the notebook has no code to run",
+                              "not-a-notebook": "the file is JSON but not a Jupyter notebook"}[bad])
         if s is None:
-            return fail(p, "unknown-exercise-set", "no exercise of any set is named in this notebook")
+            return fail("unknown-exercise-set", "no exercise of any set is named in this notebook")
         if s != set_name:
-            return fail(p, f"other-exercise-set ({s})", f"this notebook belongs to {s}, not {set_name}")
+            return fail(f"other-exercise-set ({s})", f"this notebook belongs to {s}, not {set_name}")
         student = identify_student(p, nb, roster)
         if roster is not None and student is None:
-            return fail(p, "unknown-student", "no roster id in the file name or the notebook's metadata")
+            return fail("unknown-student", "no roster id in the file name or the notebook's metadata")
         exs = key[s]
         names = [n for ex in exs.values() for n in ex.answers]
         if not names:
-            return {"path": p, "rows": [], "errors": [], "student": student}
-        res = execute_submission(p, names, limit)
+            return {"rows": [], "errors": [], "student": student}
+        res = execute_submission(nb, names, limit, trusted=trusted, memory=memory)
         if "status" in res:
-            return fail(p, res["status"], res.get("detail", ""))
+            return fail(res["status"], res.get("detail", ""), res.get("errors", ()))
 
         def inputs_for(ex):
             return variants.student_inputs(ex, student, seed) if student else {}
 
         rows = judge_set(exs, res["values"], res["errors"], inputs_for)
-        return {"path": p, "rows": rows, "errors": res["errors"], "student": student}
+        return {"rows": rows, "errors": res["errors"], "student": student}
+
+    def safe(p):
+        if (p.name, digest[p]) in done:
+            return done[(p.name, digest[p])], True
+        try:
+            return one(p), False
+        except Exception as exc:  # noqa: BLE001 - one submission never stops the run
+            return fail("grader-error", f"{type(exc).__name__}: {str(exc)[:200]}"), False
 
     results = []
     t0 = time.monotonic()
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for r in pool.map(one, subs):
-            results.append(r)
+    reused = 0
+    with open(journal, "a", encoding="utf-8") as jf, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for p, (r, old) in zip(subs, pool.map(safe, subs)):
+            results.append((p, r))
+            reused += old
+            if not old:                  # the journal lets an interrupted run resume where it stopped
+                jf.write(json.dumps({"settings": settings, "name": p.name, "sha256": digest[p], "result": r}) + "\n")
+                jf.flush()
+                os.fsync(jf.fileno())
             n_ok = sum(row["score"] for row in r["rows"])
-            log(f"{r['path'].name}: {n_ok:g}/{sum(row['max_score'] for row in r['rows']):g} "
-                f"({', '.join(sorted({row['status'] for row in r['rows']})) or 'no graded parts'})")
-    write_outputs(folder, results, set_name)
-    log(f"graded {len(subs)} submission(s) of {set_name} in {time.monotonic() - t0:.1f} s -> "
-        f"{folder / 'grades.csv'}")
-    return [dict(submission=r["path"].name, **{k: row[k] for k in COLUMNS[1:]}) for r in results for row in r["rows"]]
+            log(f"{p.name}: {n_ok:g}/{sum(row['max_score'] for row in r['rows']):g} "
+                f"({', '.join(sorted({row['status'] for row in r['rows']})) or 'no graded parts'})"
+                + (" [from the interrupted run]" if old else ""))
+    changed = []
+    for i, (p, r) in enumerate(results):  # the originals were never written; say so if someone else did
+        try:
+            now = _sha256(p.read_bytes())
+        except OSError:
+            now = None
+        if now != digest[p]:
+            changed.append(p.name)
+            results[i] = (p, fail("changed-during-grading",
+                                  "the file changed while the class was graded; grade it again"))
+    write_outputs(out, [dict(path=p, **r) for p, r in results], set_name)
+    journal.unlink(missing_ok=True)
+    how = "without isolation (--trusted)" if trusted else f"each in its own sandbox ({sandbox.available()[1]})"
+    log(f"graded {len(subs)} submission(s) of {set_name} {how} in {time.monotonic() - t0:.1f} s"
+        + (f", {reused} from the interrupted run" if reused else "") + f" -> {out / 'grades.csv'}; "
+        + (f"CHANGED while grading: {', '.join(changed)}" if changed else
+           f"all {len(subs)} submitted file(s) unchanged (sha256)"))
+    return [dict(submission=p.name, **{k: row[k] for k in COLUMNS[1:]}) for p, r in results for row in r["rows"]]
 
 
 def _num(x) -> str:
     return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``path`` whole or not at all: a temporary file beside it, then a rename."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def write_outputs(folder: Path, results: list[dict], set_name: str | None) -> None:
@@ -379,8 +397,8 @@ def write_outputs(folder: Path, results: list[dict], set_name: str | None) -> No
         if r.get("errors"):
             lines += ["", "Cells that raised an error while your notebook ran:", ""]
             lines += [f"- cell {e['cell']}: `{e['ename']}`: {e['evalue']}" for e in r["errors"]]
-        (fb / f"{r['path'].stem}.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (folder / "grades.csv").write_text(buf.getvalue(), encoding="utf-8")
+        _write_atomic(fb / f"{r['path'].stem}.md", "\n".join(lines) + "\n")
+    _write_atomic(folder / "grades.csv", buf.getvalue())
 
 
 def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
@@ -434,6 +452,11 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="submissions run at once (default 2)")
     ap.add_argument("--roster", default=None, help="roster CSV: grade each student against their own variant")
     ap.add_argument("--seed", type=int, default=0, help="the seed the variants were issued with (default 0)")
+    ap.add_argument("--memory", type=float, default=2, help="memory cap per submission, GiB (default 2)")
+    ap.add_argument("--out", default=None, help="where grades.csv and feedback/ go (default: the folder)")
+    ap.add_argument("--fresh", action="store_true", help="ignore what an interrupted run already graded")
+    ap.add_argument("--trusted", action="store_true",
+                    help="run the notebooks WITHOUT a sandbox, with your rights (only for notebooks you wrote)")
     ap.add_argument("--samples", type=int, default=0,
                     help="instead of grading: write this many filled-in sample submissions of --set into the folder")
     a = ap.parse_args(argv)
@@ -445,7 +468,10 @@ def main(argv=None) -> int:
     if a.roster and not Path(a.roster).is_file():
         ap.error(f"--roster {a.roster}: no such file")
     roster = read_roster(Path(a.roster)) if a.roster else None
-    grade_folder(Path(a.folder), a.set, a.timeout, a.jobs, roster, a.seed)
+    if a.memory <= 0:
+        ap.error(f"--memory must be > 0 GiB; got {a.memory}")
+    grade_folder(Path(a.folder), a.set, a.timeout, a.jobs, roster, a.seed, trusted=a.trusted,
+                 memory=int(a.memory * sandbox.GIB), out=Path(a.out) if a.out else None, fresh=a.fresh)
     return 0
 
 

@@ -217,6 +217,8 @@ def _table(params: dict[str, Param], defaults: dict, returns) -> str:
     for name, p in params.items():
         unit = p.unit if p.kind == "quantity" else f"count or {p.unit}" if p.kind == "amount" else {"whole": "count", "choice": "name", "any": "object"}.get(p.kind, "pure number")
         default = defaults.get(name, inspect.Parameter.empty)
+        if isinstance(default, (int, float)) and not isinstance(default, bool) and p.unit and p.to_kernel != 1.0:
+            default = float(f"{default / p.to_kernel:.12g}")    # kernels take base units; the table shows the declared one
         dflt = "" if default is inspect.Parameter.empty else f"; default {default!r}" + (f" {p.unit}" if p.unit and default is not None else "")
         rows.append(f"    {name} : {unit}, {p.range_text}{dflt}" + (f". {p.doc}" if p.doc else ""))
     return "\n\nParameters (unit, allowed range)\n--------------------------------\n" + "\n".join(rows) + \

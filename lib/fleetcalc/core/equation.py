@@ -21,14 +21,17 @@ import cost, and the string is evaluated by the same ``ast`` tree that is printe
 equation/kernel test checks exactly what the reader sees.
 
 Allowed in an expression: the parameter names, numbers, ``+ - * / **``, unary minus,
-comparisons, ``a if cond else b``, and the functions in :data:`FUNCTIONS`. Names of other
+comparisons, ``a if cond else b``, the functions in :data:`FUNCTIONS`, and ``unit("day")``: one
+of a unit, in base units (86400 s), printed as 1 day, for a formula written per day or per bit. Names of other
 calculators' results are not allowed: an equation is written in its own inputs (a ``where``
 line may name an intermediate, see :func:`eq`).
 """
 from __future__ import annotations
 
 import ast
+import functools
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -44,9 +47,11 @@ FUNCTIONS = {
     "log10": (np.log10, r"\log_{{10}}\left({0}\right)"),
     "log": (np.log, r"\ln\left({0}\right)"),
     "exp": (np.exp, r"e^{{{0}}}"),
+    # e^x - 1, computed without cancellation for small x (so 1 - e^{-x} can be written -expm1(-x))
+    "expm1": (np.expm1, r"\left(e^{{{0}}} - 1\right)"),
     "abs": (np.abs, r"\left|{0}\right|"),
-    "max": (np.maximum, r"\max\left({0}, {1}\right)"),
-    "min": (np.minimum, r"\min\left({0}, {1}\right)"),
+    "max": (lambda *a: functools.reduce(np.maximum, a), r"\max\left({args}\right)"),
+    "min": (lambda *a: functools.reduce(np.minimum, a), r"\min\left({args}\right)"),
 }
 _CONSTANTS = {"pi": (math.pi, r"\pi"), "e": (math.e, "e")}
 
@@ -104,7 +109,7 @@ class Equation:
         for text in [t for _, t in self.where] + [self.expr]:
             nodes = [n for n in ast.walk(_parse(text)) if isinstance(n, ast.Name)]
             for node in sorted(nodes, key=lambda n: (n.lineno, n.col_offset)):
-                if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id not in _CONSTANTS \
+                if isinstance(node, ast.Name) and node.id not in FUNCTIONS and node.id != "unit" and node.id not in _CONSTANTS \
                         and node.id not in local and node.id not in seen:
                     seen.append(node.id)
         return seen
@@ -126,6 +131,7 @@ class Equation:
     def evaluate(self, **values):
         """The expression's value for base-unit ``values`` (the kernel's own arguments)."""
         env = {k: f for k, (f, _) in FUNCTIONS.items()}
+        env["unit"] = _unit_value
         env.update({k: v for k, (v, _) in _CONSTANTS.items()})
         env.update(values)
         for name, text in self.where:
@@ -186,12 +192,29 @@ def _parse(text: str) -> ast.Expression:
     if tree is None:
         tree = ast.parse(text, mode="eval")
         for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "unit":
+                if len(node.args) != 1 or not isinstance(node.args[0], ast.Constant) or not isinstance(node.args[0].value, str):
+                    raise ValueError(f"equation {text!r}: unit(...) takes one unit name, e.g. unit(\"day\")")
+                continue
             if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS):
-                raise ValueError(f"equation {text!r}: only {sorted(FUNCTIONS)} may be called")
+                raise ValueError(f"equation {text!r}: only {sorted(FUNCTIONS)} and unit(\"...\") may be called")
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and not _inside_unit(tree, node):
+                raise ValueError(f"equation {text!r}: a string is allowed only as unit(\"...\")")
             if isinstance(node, (ast.Attribute, ast.Subscript, ast.Lambda, ast.ListComp, ast.Dict)):
                 raise ValueError(f"equation {text!r}: {type(node).__name__} is not allowed")
         _PARSED[text] = tree
     return tree
+
+
+def _inside_unit(tree, const) -> bool:
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "unit" and const in n.args
+               for n in ast.walk(tree))
+
+
+def _unit_value(name: str) -> float:
+    """One ``name`` in base units: unit("day") is 86400 (s), unit("bit") is 0.125 (byte)."""
+    from fleetcalc.core.calculator import base_factor
+    return base_factor(name)
 
 
 def _compiled(text: str):
@@ -242,6 +265,9 @@ class _Printer:
         if isinstance(node, ast.Name):
             text, unit = self.atom(node.id)
             return text, (1 if unit else 9)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Call) \
+                and node.operand.func.id == "expm1":
+            return rf"1 - e^{{{self.show(node.operand.args[0])}}}", 1      # -expm1(x) = 1 - e^x
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return "-" + self.show(node.operand, 3), 3
         if isinstance(node, ast.BinOp):
@@ -264,9 +290,12 @@ class _Printer:
             if op is ast.FloorDiv:
                 return rf"\left\lfloor \frac{{{self.show(node.left)}}}{{{self.show(node.right)}}} \right\rfloor", 9
             raise ValueError(f"equation {self.eq.expr!r}: operator {op.__name__} is not shown")
+        if isinstance(node, ast.Call) and node.func.id == "unit":
+            from fleetcalc.core.units import unit_latex
+            return rf"1\,{unit_latex(node.args[0].value)}", 1
         if isinstance(node, ast.Call):
             args = [self.show(a) for a in node.args]
-            return FUNCTIONS[node.func.id][1].format(*args), 9
+            return FUNCTIONS[node.func.id][1].format(*args, args=", ".join(args)), 9
         if isinstance(node, ast.Compare):
             ops = {ast.Lt: "<", ast.LtE: r"\le", ast.Gt: ">", ast.GtE: r"\ge", ast.Eq: "=", ast.NotEq: r"\ne"}
             parts = [self.show(node.left, 1)]
@@ -394,11 +423,9 @@ class WorkedStep:
         for e, vals, res in zip(self.equations, self.plain_inputs, self.results):
             for n, t in e.where:
                 lines.append(f"  {n} = {t}")
-            lines.append(f"  {_plain(e.lhs)} = {e.expr}")
-            text = e.inlined
-            for n, v in sorted(vals.items(), key=lambda kv: -len(kv[0])):
-                text = _replace_name(text, n, f"({v})" if " " in v else v)
-            lines.append(f"  {' ' * len(_plain(e.lhs))} = {text}")
+            lines.append(f"  {_plain(e.lhs)} = {_plain_units(e.expr)}")
+            text = _replace_names(e.inlined, {n: f"({v})" if " " in v else v for n, v in vals.items()})
+            lines.append(f"  {' ' * len(_plain(e.lhs))} = {_plain_units(text)}")
             lines.append(f"  {' ' * len(_plain(e.lhs))} = {fmt(res, 'auto', sig=3)}")
         lines.append(f"  ({self.refs})")
         return "\n".join(lines)
@@ -406,9 +433,22 @@ class WorkedStep:
     __repr__ = __str__
 
 
+def _plain_units(text: str) -> str:
+    """unit('day') as a reader writes it: (1 day)."""
+    return re.sub(r"""unit\(['"]([^'"]+)['"]\)""", r"(1 \1)", text)
+
+
 def _replace_name(text: str, name: str, value: str) -> str:
-    import re
-    return re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", value, text)
+    return re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", lambda m: value, text)
+
+
+def _replace_names(text: str, values: dict) -> str:
+    """Every name replaced by its value in one pass (a value put in is never substituted again)."""
+    if not values:
+        return text
+    names = sorted(values, key=len, reverse=True)
+    pattern = r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?!\w)"
+    return re.sub(pattern, lambda m: values[m.group(1)], text)
 
 
 def equations_of(calc) -> list[Equation]:

@@ -94,9 +94,12 @@ Quantity = ureg.Quantity
 def unit_latex(unit: str) -> str:
     """A compact unit string ("GiB/s", "µs", "kg/m**2", "FLOP/byte") as upright LaTeX."""
     text = unit.replace(" ", "")
+    sup = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+    text = re.sub("([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)", lambda m: "**" + m.group(1).translate(sup), text)
+    text = text.replace("·", "*")
     text = re.sub(r"\*\*(-?[\d.]+)", r"^{\1}", text)
-    text = text.replace("*", r"\cdot ")
     text = re.sub(r"([A-Za-zΩ°%]+)", lambda m: r"\mathrm{" + m.group(1) + "}", text)
+    text = text.replace("*", r"\cdot ")
     return text.replace("µ", r"\mu").replace("μ", r"\mu").replace("%", r"\%")
 
 

@@ -62,7 +62,8 @@ def write_checkpoint(store: ObjectStore, step, n_shards=64, *, run="run0", crash
     step = int(count("step", step, ge=0))
     n = int(count("n_shards", n_shards))
     base = f"{run}/step-{step:08d}"
-    manifest = {"run": run, "step": step, "world_size": n, "data_cursor": step * 1000,
+    manifest = {"run": run, "step": step, "world_size": n,
+                "data_cursor": step * 1000,   # not a unit factor: a stand-in cursor, 1000 samples per step
                 "rng_version": step, "shards": []}
     for r in range(n):
         if crash_after is not None and r >= crash_after:

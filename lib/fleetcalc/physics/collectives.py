@@ -48,21 +48,25 @@ def alpha_beta_time(m, alpha, beta_net):
     return alpha + links.transfer_time.kernel(m, beta_net)
 
 
-@calculator(returns="byte", alpha=_ALPHA, beta_net=_BETA)
+@calculator(returns="byte", alpha=_ALPHA, beta_net=_BETA,
+            equation=eq(r"m^{*}", "alpha*beta_net", ref="Ch. 28 §28.5 (m ≪ αβ_net under Eq. 28.10); Vol. 2 notation, n* = α·β"))
 def latency_bandwidth_threshold(alpha, beta_net):
     """m* = alpha * beta_net: below it a message is latency-dominated, above it bandwidth-dominated
     (Ch. 28 §28.5, the condition m << alpha beta_net under Eq. 28.10)."""
     return alpha * beta_net
 
 
-@calculator(returns="byte", p=_P, m=_M)
+@calculator(returns="byte", p=_P, m=_M,
+            equation=eq(r"m_{\mathrm{round}}", "m/p", ref="Ch. 28 §28.5 (the m/p of Eq. 28.11)"))
 def ring_round_bytes(p, m):
     """Bytes each process sends per ring round: m / p (Ch. 28 §28.5, Eq. 28.11)."""
     return m / p
 
 
 @calculator(returns={"latency": "s", "bandwidth": "s", "reduction": "s"}, p=_P, m=_M, alpha=_ALPHA,
-            beta_net=_BETA, gamma=qty("s/byte", ge=0, doc="reduction cost per byte; None = not counted"))
+            beta_net=_BETA, gamma=qty("s/byte", ge=0, doc="reduction cost per byte; None = not counted"),
+            equation={"latency": eq(r"t_{\mathrm{lat}}", "2*(p - 1)*alpha", ref="Ch. 28 §28.5, Eq. 28.12"),
+                      "bandwidth": eq(r"t_{\mathrm{bw}}", "2*(p - 1)/p * (m/beta_net)", ref="Ch. 28 §28.5, Eq. 28.12")})
 def ring_allreduce_terms(p, m, alpha, beta_net, gamma=None):
     """The terms of the ring all-reduce time, Ch. 28 Eq. 28.12:
 
@@ -98,7 +102,9 @@ def tree_allreduce_time(p, m, alpha, beta_net):
     return 2.0 * _power_of_two(p) * alpha_beta_time.kernel(m, alpha, beta_net)
 
 
-@calculator(returns="byte", p=_P2, alpha=_ALPHA, beta_net=_BETA)
+@calculator(returns="byte", p=_P2, alpha=_ALPHA, beta_net=_BETA,
+            equation=eq(r"m_{x}", "alpha*beta_net * ((p - 1) - log2(p)) / (log2(p) - (p - 1)/p)",
+                        ref="Ch. 28 §28.5 (Eq. 28.12 = Eq. 28.13 solved for m)"))
 def ring_tree_crossover(p, alpha, beta_net):
     """Message size m_x where Eq. 28.12 and Eq. 28.13 give the same time (Ch. 28 §28.5).
 
@@ -111,20 +117,22 @@ def ring_tree_crossover(p, alpha, beta_net):
 
 
 @calculator(returns="s", t_n=qty("s", ge=0, doc="communication time"),
-            t_o=qty("s", ge=0, doc="overlapped part, <= t_n"))
+            t_o=qty("s", ge=0, doc="overlapped part, <= t_n"),
+            equation=eq(r"t_{\mathrm{exposed}}", "t_n - t_o", ref="Ch. 28 §28.5 (after Eq. 28.15)"))
 def exposed_communication(t_n, t_o):
     """Communication left on the critical path: t_n - t_o (Ch. 28 §28.5, after Eq. 28.15)."""
-    if np.any(t_o > t_n * (1 + 1e-12)):
+    if np.any(t_o > t_n * (1 + 1e-12)):  # not a unit factor: relative float tolerance
         raise InputError(f"t_o must be <= t_n = {np.min(t_n):.6g} s; got {np.max(t_o):.6g} s")
     return t_n - t_o
 
 
 @calculator(returns="s", t_c=qty("s", ge=0, doc="compute time"), t_n=qty("s", ge=0, doc="communication time"),
-            t_o=qty("s", ge=0, doc="overlapped time, <= min(t_c, t_n)"))
+            t_o=qty("s", ge=0, doc="overlapped time, <= min(t_c, t_n)"),
+            equation=eq(r"t_{\mathrm{step}}", "t_c + t_n - t_o", ref="Ch. 28 §28.5, Eq. 28.15"))
 def step_time_with_overlap(t_c, t_n, t_o):
     """t_step = t_c + t_n - t_o with 0 <= t_o <= min(t_c, t_n), Ch. 28 Eq. 28.15."""
     lim = np.minimum(t_c, t_n)
-    if np.any(t_o > lim * (1 + 1e-12)):
+    if np.any(t_o > lim * (1 + 1e-12)):  # not a unit factor: relative float tolerance
         raise InputError(
             f"t_o must be <= min(t_c, t_n) = {np.min(lim):.6g} s (only time spent on both can overlap, "
             f"Eq. 28.15); got {np.max(t_o):.6g} s"
@@ -133,7 +141,10 @@ def step_time_with_overlap(t_c, t_n, t_o):
 
 
 @calculator(returns="s", hosts_a=whole(), hosts_b=whole(), bytes_per_pair=qty("byte", ge=0),
-            beta_cut=qty("byte/s", gt=0, doc="cut bandwidth per direction"))
+            beta_cut=qty("byte/s", gt=0, doc="cut bandwidth per direction"),
+            equation=eq(r"t_{\mathrm{cut}}", "hosts_a*hosts_b*bytes_per_pair/beta_cut",
+                        symbols={"hosts_a": "a", "hosts_b": "b", "bytes_per_pair": "q"},
+                        ref="Ch. 28 §28.5 (bisection bandwidth; Exercise 28.7)"))
 def alltoall_cut_time(hosts_a, hosts_b, bytes_per_pair, beta_cut):
     """Least time for an all-to-all between two groups joined by a cut of ``beta_cut`` per
     direction: each direction carries hosts_a x hosts_b x q bytes, so t >= a b q / beta_cut
@@ -141,7 +152,10 @@ def alltoall_cut_time(hosts_a, hosts_b, bytes_per_pair, beta_cut):
     return links.transfer_time.kernel(hosts_a * hosts_b * bytes_per_pair, beta_cut)
 
 
-@calculator(returns="byte/s", hosts=whole(), port_bandwidth=qty("byte/s", gt=0))
+@calculator(returns="byte/s", hosts=whole(), port_bandwidth=qty("byte/s", gt=0),
+            equation=eq(r"\beta_{\mathrm{ports}}", "hosts*port_bandwidth",
+                        symbols={"hosts": "n", "port_bandwidth": r"\beta_{\mathrm{port}}"},
+                        ref="Ch. 28 §28.1 and §28.5 (the port sum is not the cut bandwidth; Exercise 28.7)"))
 def port_bandwidth_sum(hosts, port_bandwidth):
     """Sum of host port rates, hosts x port: the number that does NOT bound cross-cut traffic (§28.5)."""
     return hosts * port_bandwidth

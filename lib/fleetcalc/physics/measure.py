@@ -13,12 +13,16 @@ import time
 
 import numpy as np
 
+from fleetcalc.core.calculator import base_factor
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import count
 from fleetcalc.physics.roofline import matmul_flops
 
 __all__ = ["triad_bandwidth", "matmul_rate", "matmul_sweep", "gpu_available", "gpu_matmul_rate",
            "gpu_copy_bandwidth"]
+
+#: torch's CUDA events report milliseconds; this is one of them in seconds.
+_MS = base_factor("ms")
 
 
 def _best(fn, repeats):
@@ -27,7 +31,7 @@ def _best(fn, repeats):
         t0 = time.perf_counter()
         fn()
         best = min(best, time.perf_counter() - t0)
-    return max(best, 1e-9)
+    return max(best, 1e-9)  # not a unit factor: a floor on the time so a rate stays finite
 
 
 def triad_bandwidth(n=4_000_000, repeats=5):
@@ -99,7 +103,7 @@ def gpu_matmul_rate(n=4096, repeats=5, dtype="bfloat16"):
         A @ B
         end.record()
         torch.cuda.synchronize()
-        best = min(best, start.elapsed_time(end) / 1e3)
+        best = min(best, start.elapsed_time(end) * _MS)
     return Q_(matmul_flops.kernel(n, n, n) / best, "FLOP/s").to("TFLOP/s")
 
 
@@ -120,5 +124,5 @@ def gpu_copy_bandwidth(n_bytes=1 << 30, repeats=5):
         y.copy_(x)
         end.record()
         torch.cuda.synchronize()
-        best = min(best, start.elapsed_time(end) / 1e3)
+        best = min(best, start.elapsed_time(end) * _MS)
     return Q_(2.0 * n_bytes / best, "byte/s").to("GB/s")

@@ -22,6 +22,7 @@ import functools
 import numpy as np
 
 from fleetcalc.core.calculator import anything, calculator, num, qty, whole
+from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.units import Quantity, ureg
 from fleetcalc.core.validate import InputError, magnitude, out
 from fleetcalc.physics import links
@@ -54,10 +55,14 @@ def _seq(name, value, fn):
     return list(value)
 
 
+_PCIE_SYMBOLS = {"lanes": r"n_{\mathrm{lanes}}", "rate": r"r_{\mathrm{lane}}", "encoding": r"\eta_{\mathrm{enc}}",
+                 "protocol_overhead": r"o_{\mathrm{proto}}", "gen": r"\mathrm{gen}"}
+
 _TIERS = "list of bandwidths (byte/s quantities), fast to slow, or one Quantity array"
 
 
-@calculator(returns=None, bandwidths=anything(_TIERS), unit=anything("a bandwidth unit for the result"))
+@calculator(returns=None, bandwidths=anything(_TIERS), unit=anything("a bandwidth unit for the result"),
+            equation=no_equation("gathers a list of bandwidths into one array in a chosen unit; no formula"))
 def tier_array(bandwidths, unit="GB/s"):
     """A list of bandwidth Quantities as one Quantity array in ``unit`` (for plots and sweeps).
     A single Quantity (scalar or array) is taken as the tiers themselves."""
@@ -73,7 +78,9 @@ def tier_array(bandwidths, unit="GB/s"):
     return out(np.array(mags), "byte/s").to(u)
 
 
-@calculator(returns="s", D_vol=qty("byte", ge=0, doc="bytes moved"), bandwidths=anything(_TIERS))
+@calculator(returns="s", D_vol=qty("byte", ge=0, doc="bytes moved"), bandwidths=anything(_TIERS),
+            equation=no_equation("needs an expression over a list argument: one T = D_vol / BW_i per tier "
+                                 "(links.transfer_time shows that equation)"))
 def staircase_times(D_vol, bandwidths):
     """Time to move D_vol through each tier of a bandwidth hierarchy: D_vol / BW_i (line 1975).
 
@@ -87,7 +94,8 @@ def staircase_times(D_vol, bandwidths):
     return links.transfer_time.kernel(D_vol, bws.reshape(bws.shape + (1,) * np.ndim(D_vol)))
 
 
-@calculator(returns="", gen=whole(ge=3, doc="PCIe generation, 3 to 6"))
+@calculator(returns="", gen=whole(ge=3, doc="PCIe generation, 3 to 6"),
+            equation=no_equation("a look-up of the PCIe line code by generation (PCI-SIG base specifications)"))
 def pcie_encoding(gen):
     """Payload fraction of the PCIe line code: 128/130 for Gen3-5, 242/256 (FLIT) for Gen6
     (PCI-SIG base specs; external to the book)."""
@@ -100,59 +108,78 @@ def pcie_encoding(gen):
 
 @calculator(returns="GB/s", rate=qty("Gbit/s", gt=0, doc="signalling rate per lane"), lanes=whole(),
             encoding=num(gt=0, le=1, doc="payload fraction of the line code"),
-            protocol_overhead=num(ge=0, lt=1, doc="share lost to packet headers and flow control"))
+            protocol_overhead=num(ge=0, lt=1, doc="share lost to packet headers and flow control"),
+            equation=eq(r"\mathrm{BW}_{\mathrm{PCIe}}", "lanes*rate*encoding*(1 - protocol_overhead)",
+                        ref="Vol. 2 §2.4, the PCIe hierarchy within a node (PCIe Gen5 x16: ~64 GB/s per direction)",
+                        symbols=_PCIE_SYMBOLS))
 def pcie_link_bandwidth(rate, lanes=16, encoding=1.0, protocol_overhead=0.0):
-    """Per-direction bandwidth of a PCIe link: lanes x rate x encoding x (1 - overhead) / 8.
+    """Per-direction bandwidth of a PCIe link: lanes x rate x encoding x (1 - overhead).
 
     ``rate`` is the per-lane signalling rate in bit/s (32 Gbit/s for Gen5, line 1988). With the
     defaults (no encoding, no overhead) Gen5 x16 gives the book's "~64 GB/s per direction"
     (line 2008); the book's "~20 percent" protocol overhead (line 1988) leaves ~51 GB/s.
     """
-    return lanes * rate * encoding * (1.0 - protocol_overhead) / 8.0
+    return lanes * rate * encoding * (1.0 - protocol_overhead)      # rate arrives in byte/s
 
 
 @calculator(returns="GB/s", gen=whole(ge=3, doc="PCIe generation, 3 to 6"),
             rate=qty("Gbit/s", gt=0, doc="signalling rate per lane"), lanes=whole(),
-            protocol_overhead=num(ge=0, lt=1, doc="share lost to packet headers and flow control"))
+            protocol_overhead=num(ge=0, lt=1, doc="share lost to packet headers and flow control"),
+            equation=eq(r"\mathrm{BW}_{\mathrm{PCIe}}", "lanes*rate*encoding*(1 - protocol_overhead)",
+                        where=[("encoding", "128/130 if gen <= 5 else 242/256")],
+                        ref="Vol. 2 §2.4, the PCIe hierarchy within a node; line codes from the PCI-SIG base "
+                            "specifications", symbols=_PCIE_SYMBOLS))
 def pcie_generation_bandwidth(gen, rate, lanes=16, protocol_overhead=0.0):
     """Per-direction PCIe bandwidth after the generation's line code: :func:`pcie_link_bandwidth`
     with ``encoding = pcie_encoding(gen)`` (Gen5 x16: 63.0 GB/s before protocol overhead)."""
     return pcie_link_bandwidth.kernel(rate, lanes, pcie_encoding.kernel(gen), protocol_overhead)
 
 
-@calculator(returns="", lanes_available=whole(), devices=whole(ge=0), lanes_per_device=whole())
+@calculator(returns="", lanes_available=whole(), devices=whole(ge=0), lanes_per_device=whole(),
+            equation=eq(r"n_{\mathrm{left}}", "lanes_available - devices*lanes_per_device",
+                        ref="Vol. 2 §2.4, the PCIe hierarchy within a node (2 x 128 lanes, 16 x16 links)",
+                        symbols={"lanes_available": r"n_{\mathrm{lanes}}", "devices": r"n_{\mathrm{dev}}",
+                                 "lanes_per_device": r"n_{\mathrm{lanes/dev}}"}))
 def pcie_lanes_left(lanes_available, devices, lanes_per_device=16):
     """Lanes left on the root complexes: available - devices x lanes per device (line 2010:
     2 x 128 lanes, 8 GPUs + 8 HCAs at x16 each use all 256). Negative means oversubscribed."""
     return lanes_available - devices * lanes_per_device
 
 
-@calculator(returns="GB/s", links=whole(), per_link=qty("GB/s", gt=0))
+@calculator(returns="GB/s", links=whole(), per_link=qty("GB/s", gt=0),
+            equation=eq(r"\mathrm{BW}_{\mathrm{agg}}", "links*per_link",
+                        ref="Vol. 2 §2.4, the PCIe hierarchy within a node; Figure 2.11",
+                        symbols={"links": r"n_{\mathrm{links}}", "per_link": r"\mathrm{BW}_{\mathrm{link}}"}))
 def aggregate_bandwidth(links, per_link):
     """Sum over identical links: links x per-link bandwidth (line 2010: 16 x16 PCIe links;
     Figure 2.11: 18 NVLinks per GPU). Keep the direction of ``per_link``."""
     return links * per_link
 
 
-@calculator(returns="GB/s", aggregate=qty("GB/s", gt=0), links=whole())
+@calculator(returns="GB/s", aggregate=qty("GB/s", gt=0), links=whole(),
+            equation=eq(r"\mathrm{BW}_{\mathrm{link}}", "aggregate/links", ref="Vol. 2 §2.4, Figure 2.11",
+                        symbols={"links": r"n_{\mathrm{links}}", "aggregate": r"\mathrm{BW}_{\mathrm{agg}}"}))
 def per_link_bandwidth(aggregate, links):
     """Per-link bandwidth implied by an aggregate: aggregate / links (900 GB/s / 18 = 50 GB/s)."""
     return aggregate / links
 
 
-@calculator(returns="", N=whole(ge=3, doc="devices in the ring"))
+@calculator(returns="", N=whole(ge=3, doc="devices in the ring"),
+            equation=eq(r"n_{\mathrm{links}}", "N", ref="Vol. 2 §2.4, dense node design; Figure 2.11"))
 def ring_links(N):
     """Links in a ring of N >= 3 devices: N (Figure 2.11 left; line 2020)."""
     return N
 
 
-@calculator(returns="", N=whole(ge=2, doc="devices"))
+@calculator(returns="", N=whole(ge=2, doc="devices"),
+            equation=eq(r"n_{\mathrm{links}}", "N*(N - 1)/2", ref="Vol. 2 §2.4, dense node design; Figure 2.11"))
 def full_mesh_links(N):
     """Links in a full mesh: N (N - 1) / 2 (line 2022: 28 for 8 GPUs); each device needs N - 1 ports."""
     return N * (N - 1) / 2.0
 
 
-@calculator(returns="", N=whole(ge=2, doc="devices in the ring"))
+@calculator(returns="", N=whole(ge=2, doc="devices in the ring"),
+            equation=eq(r"h_{\max}", "floor(N/2)", ref="Vol. 2 §2.4, dense node design (4 hops in a ring of 8)"))
 def ring_max_hops(N):
     """Hops to the opposite side of a bidirectional ring: floor(N / 2) (line 2022: 4 for 8 GPUs).
     A switched crossbar (NVSwitch) is one hop for every pair."""
@@ -160,22 +187,32 @@ def ring_max_hops(N):
 
 
 @calculator(returns="MB", b=whole(doc="batch"), s=whole(doc="sequence length"), h=whole(doc="hidden size"),
-            bytes_per_value=qty("byte", gt=0))
+            bytes_per_value=qty("byte", gt=0),
+            equation=eq(r"D_{\mathrm{vol}}", "b*s*h*bytes_per_value",
+                        ref="Vol. 2 §2.4, the bandwidth hierarchy and dense node design (4 x 2,048 x 12,288 x 2 B)",
+                        symbols={"b": "B", "s": "S", "h": "d", "bytes_per_value": r"s_{\mathrm{val}}"}))
 def hidden_tensor_bytes(b, s, h, bytes_per_value):
     """Bytes of one activation tensor at a layer or stage boundary: b x s x h x bytes per value
     (lines 1998 and 2034: 4 x 2048 x 12288 x 2 B = 201 MB)."""
-    return b * s * h * bytes_per_value / 1e6    # byte -> MB
+    return b * s * h * bytes_per_value
 
 
 @calculator(returns="ms", t_collective=qty("ms", ge=0, doc="one collective"), layers=whole(),
-            passes=whole(doc="2: forward and backward"))
+            passes=whole(doc="2: forward and backward"),
+            equation=eq(r"T_{\mathrm{comm}}", "passes*layers*t_collective",
+                        ref="Vol. 2 §2.4, dense node design (2 x 96 = 192 AllReduces per step)",
+                        symbols={"passes": r"n_{\mathrm{pass}}", "layers": r"N_{L}",
+                                 "t_collective": r"t_{\mathrm{coll}}"}))
 def per_step_comm_time(t_collective, layers, passes=2):
     """Communication per training step when every layer runs one collective in each pass:
     passes x layers x t (line 2036: 2 x 96 = 192 AllReduces per step)."""
     return passes * layers * t_collective
 
 
-@calculator(returns="", t_comm=qty("s", ge=0), t_compute=qty("s", ge=0))
+@calculator(returns="", t_comm=qty("s", ge=0), t_compute=qty("s", ge=0),
+            equation=eq(r"f_{\mathrm{stall}}", "t_comm/(t_comm + t_compute)",
+                        ref="Vol. 2 §2.4, PCIe vs. NVLink tensor-parallel diagnosis (604 / (604 + 200) = 75.1 %)",
+                        symbols={"t_comm": r"T_{\mathrm{comm}}", "t_compute": r"T_{\mathrm{compute}}"}))
 def stall_fraction(t_comm, t_compute):
     """Share of wall time the accelerator waits when communication is not overlapped:
     t_comm / (t_comm + t_compute) (line 2046: 604 / (604 + 200) = 75.1 %). Utilisation is

@@ -12,6 +12,7 @@ import numpy as np
 import pint
 
 from fleetcalc.core.calculator import anything, calculator, num, qty, whole
+from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude
 
 __all__ = [
@@ -33,37 +34,43 @@ def _stages(stages):
     return np.stack(np.broadcast_arrays(*mags))
 
 
-@calculator(returns="s", stages=anything(_STAGES))
+@calculator(returns="s", stages=anything(_STAGES),
+            equation=no_equation("needs an expression over a list argument (the stages): t_serial = t_r + t_p + t_h + t_g, Ch. 28 Eq. 28.8"))
 def serial_time(stages):
     """t_serial = t_r + t_p + t_h + t_g: one batch through every stage in turn, Ch. 28 Eq. 28.8."""
     return np.sum(_stages(stages), axis=0)
 
 
-@calculator(returns="s", stages=anything(_STAGES))
+@calculator(returns="s", stages=anything(_STAGES),
+            equation=no_equation("needs an expression over a list argument (the stages): t_pipe >= max(t_r, t_p, t_h, t_g), Ch. 28 Eq. 28.9"))
 def pipeline_interval(stages):
     """t_pipe >= max(t_r, t_p, t_h, t_g): the steady interval between batches, Ch. 28 Eq. 28.9."""
     return np.max(_stages(stages), axis=0)
 
 
-@calculator(returns="s", stages=anything(_STAGES))
+@calculator(returns="s", stages=anything(_STAGES),
+            equation=no_equation("needs an expression over a list argument (the stages): the first batch takes t_serial, Ch. 28 Eq. 28.8"))
 def first_batch_time(stages):
     """The first batch still takes the full path: t_serial (Ch. 28 §28.4, after Eq. 28.9)."""
     return serial_time.kernel(stages)
 
 
-@calculator(returns="s", stages=anything(_STAGES), n_batches=whole())
+@calculator(returns="s", stages=anything(_STAGES), n_batches=whole(),
+            equation=no_equation("needs an expression over a list argument (the stages): t_serial + (n - 1) t_pipe, Ch. 28 Eq. 28.8-28.9"))
 def pipelined_total_time(stages, n_batches):
     """n batches through an ideal pipeline: t_serial + (n - 1) t_pipe (fill, then one per interval)."""
     return serial_time.kernel(stages) + (n_batches - 1) * pipeline_interval.kernel(stages)
 
 
-@calculator(returns="s", stages=anything(_STAGES), n_batches=whole())
+@calculator(returns="s", stages=anything(_STAGES), n_batches=whole(),
+            equation=no_equation("needs an expression over a list argument (the stages): n t_serial, Ch. 28 Eq. 28.8"))
 def serial_total_time(stages, n_batches):
     """n batches with no overlap: n t_serial (Eq. 28.8 repeated)."""
     return n_batches * serial_time.kernel(stages)
 
 
-@calculator(returns=None, stages=anything(_STAGES))
+@calculator(returns=None, stages=anything(_STAGES),
+            equation=no_equation("picks the index of the slowest stage (an arg max), not a quantity"))
 def bottleneck_stage(stages) -> int:
     """Index of the slowest stage (the one Eq. 28.9 picks)."""
     s = _stages(stages)
@@ -73,7 +80,8 @@ def bottleneck_stage(stages) -> int:
 
 
 @calculator(returns="s", stages=anything(_STAGES),
-            groups=anything("list of tuples of stage indices to merge, e.g. [(0, 1)]"))
+            groups=anything("list of tuples of stage indices to merge, e.g. [(0, 1)]"),
+            equation=no_equation("regroups a list of stages (sums within each group); no single formula"))
 def merge_stages(stages, groups):
     """Stages that share one non-overlappable resource act as one stage with the summed time
     (Exercise 28.5: read 10 ms + prepare 20 ms on one resource -> a 30 ms stage).
@@ -101,14 +109,17 @@ def merge_stages(stages, groups):
     return np.stack([np.sum(s[list(b)], axis=0) for b in blocks])
 
 
-@calculator(returns="batch/s", interval=qty("s", gt=0, doc="the pipeline interval t_pipe"))
+@calculator(returns="batch/s", interval=qty("s", gt=0, doc="the pipeline interval t_pipe"),
+            equation=eq("r_b", "1/interval", ref="Ch. 28 §28.4, data loading and overlap",
+                        symbols={"interval": r"t_{\mathrm{pipe}}"}))
 def consumption_rate(interval):
     """r_b = 1 / t_pipe batches per second."""
     return 1.0 / interval
 
 
 @calculator(returns="batch", r_b=qty("batch/s", ge=0, doc="consumption rate"),
-            J=qty("s", ge=0, doc="supply stall to ride out"))
+            J=qty("s", ge=0, doc="supply stall to ride out"),
+            equation=eq(r"n_{\mathrm{buf}}", "r_b*J", ref="Ch. 28 §28.4, data loading and overlap"))
 def buffer_depth(r_b, J):
     """Buffer needed to ride out a supply stall of J seconds at consumption r_b: ~ r_b J batches
     (rounded up to whole batches by the caller when needed), Ch. 28 §28.4."""
@@ -117,7 +128,11 @@ def buffer_depth(r_b, J):
 
 @calculator(returns="batch", T_io=qty("s", ge=0, doc="mean time to load one batch"),
             sigma_io=qty("s", ge=0, doc="standard deviation of the load time"),
-            T_compute=qty("s", gt=0, doc="compute time per batch"), z=num(ge=0, doc="safety factor in sigmas"))
+            T_compute=qty("s", gt=0, doc="compute time per batch"), z=num(ge=0, doc="safety factor in sigmas"),
+            equation=eq("k", "max(ceil(x - 1e-12*max(x, 1)), 1)",
+                        where=[("x", "T_io/T_compute + z*sigma_io/T_compute")],
+                        symbols={"T_io": r"T_{\mathrm{I/O}}", "sigma_io": r"\sigma_{\mathrm{I/O}}"},
+                        ref="Vol. 2 §2.4, data loading and I/O pipeline (z = 3 for 99.7 %)"))
 def prefetch_depth(T_io, sigma_io, T_compute, z=3.0):
     """Least prefetch depth k >= ceil(T_io / T_compute + z sigma_io / T_compute), z = 3 for the
     book's 99.7 % (Vol. 2 Ch. 2 §Data loading, line 2214: ceil(0.75 + 0.75) = 2 batches): the
@@ -129,7 +144,8 @@ def prefetch_depth(T_io, sigma_io, T_compute, z=3.0):
 
 @calculator(returns=None, page_node=whole(ge=0, le=1, doc="NUMA node of the pages"),
             thread_node=whole(ge=0, le=1, doc="NUMA node of the worker thread"),
-            gpu_node=whole(ge=0, le=1, doc="NUMA node of the GPU's PCIe root"))
+            gpu_node=whole(ge=0, le=1, doc="NUMA node of the GPU's PCIe root"),
+            equation=no_equation("lists the hops of a data path on a two-socket host (Exercise 28.4); no formula"))
 def numa_data_path(page_node, thread_node, gpu_node):
     """Hops a batch takes from host pages to the GPU on a two-socket host (Ch. 28 §28.4,
     Exercise 28.4): the worker thread reads the pages (remote if on another node), then the copy
@@ -150,7 +166,10 @@ def numa_data_path(page_node, thread_node, gpu_node):
 
 
 @calculator(returns="GB/s", BW=qty("GB/s", ge=0, doc="bandwidth on the local socket"),
-            penalty=num(ge=0, lt=1, doc="share lost crossing the socket interconnect"))
+            penalty=num(ge=0, lt=1, doc="share lost crossing the socket interconnect"),
+            equation=eq(r"\mathrm{BW}_{\mathrm{eff}}", "BW*(1 - penalty)",
+                        ref="Vol. 2 §2.4, the PCIe hierarchy within a node (NUMA: up to 50 % lost)",
+                        symbols={"penalty": r"p_{\mathrm{NUMA}}"}))
 def effective_bandwidth_numa(BW, penalty):
     """Bandwidth seen across the socket interconnect: BW x (1 - penalty) (Vol. 2 Ch. 2, line 2012:
     up to 50 %)."""
@@ -158,7 +177,11 @@ def effective_bandwidth_numa(BW, penalty):
 
 
 @calculator(returns="s", t_compute=qty("s", ge=0), t_comm=qty("s", ge=0),
-            speedup=num(gt=0, doc="how many times faster the network gets"))
+            speedup=num(gt=0, doc="how many times faster the network gets"),
+            equation=eq(r"T_{\mathrm{step}}", "t_compute + t_comm/speedup",
+                        ref="Vol. 2 Ch. 2, fallacies and pitfalls (upgrading the network before finding the bottleneck)",
+                        symbols={"t_compute": r"T_{\mathrm{compute}}", "t_comm": r"T_{\mathrm{comm}}",
+                                 "speedup": r"s_{\mathrm{net}}"}))
 def step_time_after_network_upgrade(t_compute, t_comm, speedup):
     """Step time when only the network gets ``speedup`` times faster (no overlap):
     t_compute + t_comm / speedup (Vol. 2 Ch. 2, pitfall at line 2434: 20 s + 2 s / 2 = 21 s)."""

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fleetcalc.core.calculator import anything, calculator, fraction, qty, whole
+from fleetcalc.core.equation import no_equation
 from fleetcalc.core.validate import InputError
 
 __all__ = ["Event", "PrefetchRun", "simulate_prefetch", "queue_length_trace", "N_BUFFERS"]
@@ -90,7 +91,8 @@ def _one(name, x):
             p_stall=fraction(doc="probability that a read stalls"), seed=whole(ge=0, doc="random seed"),
             stall_batches=anything("indices of the reads that always stall"),
             fail_batch=whole(ge=0, doc="batch whose check fails; None: none"),
-            cancel_at=qty("s", ge=0, doc="time of a cancellation; None: none"))
+            cancel_at=qty("s", ge=0, doc="time of a cancellation; None: none"),
+            equation=no_equation("a discrete-event simulation of Algorithm 28.1 (bounded prefetch, double buffering)"))
 def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter=None, p_stall=0.0,
                       seed=0, stall_batches=(), fail_batch=None, cancel_at=None) -> PrefetchRun:
     """Simulate Algorithm 28.1 (Ch. 28 §28.4) for ``n_batches`` batches.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.calculator import calculator, qty, whole
+from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError
 
 __all__ = [
@@ -29,7 +30,8 @@ _N = whole(doc="columns of W")
 
 
 @calculator(returns="FLOP/byte", F=qty("FLOP", ge=0, doc="operations"),
-            Q=qty("byte", gt=0, doc="bytes moved across the memory level"))
+            Q=qty("byte", gt=0, doc="bytes moved across the memory level"),
+            equation=eq("I", "F/Q", ref="Ch. 28 §28.3, Eq. 28.2"))
 def arithmetic_intensity(F, Q):
     """I = F / Q (FLOP/byte), Ch. 28 Eq. 28.2."""
     return F / Q
@@ -37,25 +39,30 @@ def arithmetic_intensity(F, Q):
 
 @calculator(returns="s", F=qty("FLOP", ge=0, doc="operations"),
             Q=qty("byte", ge=0, doc="bytes moved across the memory level"),
-            R_peak=_R_PEAK, beta_mem=_BETA_MEM)
+            R_peak=_R_PEAK, beta_mem=_BETA_MEM,
+            equation=eq(r"t_{\min}", "max(F/R_peak, Q/beta_mem)", ref="Ch. 28 §28.3, Eq. 28.2"))
 def time_lower_bound(F, Q, R_peak, beta_mem):
     """t >= max(F / R_peak, Q / beta_mem), Ch. 28 Eq. 28.2 (compute and memory fully overlapped)."""
     return np.maximum(F / R_peak, Q / beta_mem)
 
 
-@calculator(returns="FLOP/s", I=_I, R_peak=_R_PEAK, beta_mem=_BETA_MEM)
+@calculator(returns="FLOP/s", I=_I, R_peak=_R_PEAK, beta_mem=_BETA_MEM,
+            equation=eq(r"R_{\max}", "min(R_peak, I*beta_mem)", ref="Ch. 28 §28.3, Eq. 28.2; Vol. 2 §2.3.2, Eq. 2.1"))
 def attainable_rate(I, R_peak, beta_mem):
     """R <= min(R_peak, I * beta_mem), Ch. 28 Eq. 28.2."""
     return np.minimum(R_peak, I * beta_mem)
 
 
-@calculator(returns="FLOP/byte", R_peak=_R_PEAK, beta_mem=_BETA_MEM)
+@calculator(returns="FLOP/byte", R_peak=_R_PEAK, beta_mem=_BETA_MEM,
+            equation=eq(r"I_*", "R_peak/beta_mem", ref="Ch. 28 §28.3, Eq. 28.3"))
 def ridge_point(R_peak, beta_mem):
     """I* = R_peak / beta_mem (FLOP/byte), Ch. 28 Eq. 28.3."""
     return R_peak / beta_mem
 
 
-@calculator(returns=None, I=_I, R_peak=_R_PEAK, beta_mem=_BETA_MEM)
+@calculator(returns=None, I=_I, R_peak=_R_PEAK, beta_mem=_BETA_MEM,
+            equation=no_equation("a classification into named regimes: I against the ridge point I_* "
+                                 "of Eq. 28.3 (ridge_point shows the formula)"))
 def bound_kind(I, R_peak, beta_mem):
     """'memory-bound' when I < I*, 'compute-bound' when I > I*, 'balanced' at the ridge (Eq. 28.3).
 
@@ -67,37 +74,44 @@ def bound_kind(I, R_peak, beta_mem):
     return str(labels) if labels.ndim == 0 else labels
 
 
-@calculator(returns="FLOP", B=_B, d=_D, n=_N)
+@calculator(returns="FLOP", B=_B, d=_D, n=_N, equation=eq("F", "2*B*d*n", ref="Ch. 28 §28.3, Eq. 28.4"))
 def matmul_flops(B, d, n):
     """F ~= 2 B d n for Y = XW (Ch. 28 Eq. 28.4)."""
     return 2.0 * B * d * n
 
 
-@calculator(returns="byte", B=_B, d=_D, n=_N, s=_S)
+@calculator(returns="byte", B=_B, d=_D, n=_N, s=_S,
+            equation=eq(r"Q_{\min}", "s*(B*d + d*n + B*n)", ref="Ch. 28 §28.3, Eq. 28.4"))
 def matmul_bytes(B, d, n, s):
     """Q_min = s (B d + d n + B n): X and W read once, Y written once (Ch. 28 Eq. 28.4)."""
     return s * (B * d + d * n + B * n)
 
 
-@calculator(returns="FLOP/byte", B=_B, d=_D, n=_N, s=_S)
+@calculator(returns="FLOP/byte", B=_B, d=_D, n=_N, s=_S,
+            equation=eq(r"I_{\mathrm{ideal}}", "2*B*d*n/(s*(B*d + d*n + B*n))", ref="Ch. 28 §28.3, Eq. 28.4"))
 def matmul_intensity(B, d, n, s):
     """I_ideal = 2 B d n / (s (B d + d n + B n)) (Ch. 28 Eq. 28.4; Eq. 28.6/28.7 at d = n = 4096, s = 2)."""
     return arithmetic_intensity.kernel(matmul_flops.kernel(B, d, n), matmul_bytes.kernel(B, d, n, s))
 
 
-@calculator(returns="FLOP/byte", B=_B, s=_S)
+@calculator(returns="FLOP/byte", B=_B, s=_S,
+            equation=eq(r"I_{\mathrm{ideal}}", "2*B/s", ref="Ch. 28 §28.3, Eq. 28.5"))
 def matmul_intensity_weight_dominated(B, s):
     """I_ideal ~= 2B / s when d = n >> B (weights dominate the traffic), Ch. 28 Eq. 28.5."""
     return 2.0 * B / s
 
 
-@calculator(returns="FLOP/byte", d=_D, n=_N, s=_S)
+@calculator(returns="FLOP/byte", d=_D, n=_N, s=_S,
+            equation=eq(r"I_{\mathrm{ideal}}", "2*d*n/(s*(d + n))", ref="Ch. 28 §28.3 (Eq. 28.4 as B grows without bound)"))
 def max_matmul_intensity(d, n, s):
     """The limit of Eq. 28.4 as B grows without bound: 2 d n / (s (d + n))."""
     return 2.0 * d * n / (s * (d + n))
 
 
-@calculator(returns=None, I_target=qty("FLOP/byte", gt=0, doc="intensity to reach"), d=_D, n=_N, s=_S)
+@calculator(returns=None, I_target=qty("FLOP/byte", gt=0, doc="intensity to reach"), d=_D, n=_N, s=_S,
+            equation=eq(r"B_{\min}", "ceil(B_real - 1e-9*max(B_real, 1))",
+                        where=[("B_real", "I_target*s*d*n/(2*d*n - I_target*s*(d + n))")],
+                        ref="Ch. 28 §28.3 (Eq. 28.4 solved for B; Exercise 28.2)"))
 def min_batch_for_intensity(I_target, d, n, s):
     """Least whole B with I_ideal(B) >= I_target (Eq. 28.4 solved for B; Exercise 28.2).
 
@@ -113,5 +127,5 @@ def min_batch_for_intensity(I_target, d, n, s):
         )
     b = I_target * s * d * n / denom
     # guard against float noise just above an integer
-    b_int = np.ceil(b - 1e-9 * np.maximum(b, 1.0))
+    b_int = np.ceil(b - 1e-9 * np.maximum(b, 1.0))  # not a unit factor: relative float tolerance
     return int(b_int) if np.ndim(b_int) == 0 else b_int.astype(int)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fleetcalc.core.calculator import anything, calculator, whole
+from fleetcalc.core.equation import no_equation
 from fleetcalc.core.validate import InputError, count, magnitude
 
 __all__ = ["Node", "Job", "GangScheduler", "greedy_allocation", "GreedyResult", "simulate_gang"]
@@ -35,7 +36,7 @@ __all__ = ["Node", "Job", "GangScheduler", "greedy_allocation", "GreedyResult", 
 class Node:
     name: str
     devices: int
-    memory_gib: float = 1024.0
+    memory_gib: float = 1024.0      # not a unit factor: a node's host memory, 1024 GiB
     healthy: bool = True
     stack: str = "v1"               # the compatibility-matrix row this node runs
     tenants: frozenset = frozenset({"*"})
@@ -59,7 +60,7 @@ class Job:
 class GangScheduler:
     """Whole-group admission with timed reservations and generations (Algorithm 28.2)."""
 
-    def __init__(self, nodes, *, reservation_timeout=60.0, quota=None):
+    def __init__(self, nodes, *, reservation_timeout=60.0, quota=None):   # not a unit factor: a 60 s timeout
         self.nodes = {n.name: n for n in nodes}
         self.free = {n.name: n.devices for n in nodes}
         self.timeout = float(reservation_timeout)
@@ -222,7 +223,8 @@ def _job_table(jobs, what):
 
 
 @calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> devices needed"),
-            order=anything("job names in task-arrival order; None: round-robin across jobs"))
+            order=anything("job names in task-arrival order; None: round-robin across jobs"),
+            equation=no_equation("a simulation: tasks grab devices one by one in arrival order"))
 def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
     """Per-task allocation: each task grabs one free device as it arrives and holds it until its
     job can start. ``jobs`` maps name -> devices needed; tasks arrive in ``order`` (default:
@@ -261,7 +263,8 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
 
 
 @calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> (devices, duration)"),
-            devices_per_node=whole())
+            devices_per_node=whole(),
+            equation=no_equation("a simulation: jobs run FIFO through the gang scheduler's state machine"))
 def simulate_gang(total_devices, jobs, devices_per_node=8):
     """Run jobs (name -> (devices, duration)) FIFO through a :class:`GangScheduler` on one pool.
 
@@ -276,7 +279,8 @@ def simulate_gang(total_devices, jobs, devices_per_node=8):
             raise InputError(f"jobs[{name!r}] needs (devices, duration); got {spec!r}")
         count(f"jobs[{name!r}] devices", spec[0])
         magnitude(f"jobs[{name!r}] duration", spec[1], "", ge=0)
-    sched = GangScheduler([Node(f"n{i}", k) for i in range(total // k)], reservation_timeout=1e9)
+    sched = GangScheduler([Node(f"n{i}", k) for i in range(total // k)],
+                          reservation_timeout=1e9)   # not a unit factor: longer than any simulated run
     for name, (dev, dur) in jobs.items():
         if dev > total:
             raise InputError(f"jobs[{name!r}] needs {dev} devices; total_devices is {total}")

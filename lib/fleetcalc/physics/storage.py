@@ -14,6 +14,7 @@ import numpy as np
 import pint
 
 from fleetcalc.core.calculator import Param, anything, calculator, qty, whole
+from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, UnitMismatch, magnitude, out
 from fleetcalc.physics import links
 
@@ -42,20 +43,26 @@ class _RequestRate(Param):
                                    f"got {value!r}") from None
 
 
+_AQ = {"iops": "a", "request_size": "q"}   # Eq. 28.16: a requests/s of q bytes each
+
+
 def _request_rate(*, gt=None, ge=None, doc=""):
     """A request rate parameter (request/s, or 1/s read as requests per second)."""
     return _RequestRate("quantity", "request/s", gt=gt, ge=ge, doc=doc or "a plain 1/s is read as request/s")
 
 
 @calculator(returns="byte/s", beta_io=qty("byte/s", gt=0, doc="link bandwidth"), iops=_request_rate(gt=0),
-            request_size=qty("byte", gt=0))
+            request_size=qty("byte", gt=0),
+            equation=eq(r"\beta_{\mathrm{effective}}", "min(beta_io, iops*request_size)", symbols=_AQ,
+                        ref="Ch. 28 §28.6, Eq. 28.16"))
 def effective_bandwidth(beta_io, iops, request_size):
     """beta_effective <= min(beta_io, a q): the link roof vs the request-rate roof, Ch. 28 Eq. 28.16."""
     return np.minimum(beta_io, iops * request_size)
 
 
 @calculator(returns=None, beta_io=qty("byte/s", gt=0, doc="link bandwidth"), iops=_request_rate(gt=0),
-            request_size=qty("byte", gt=0))
+            request_size=qty("byte", gt=0),
+            equation=no_equation("a classification: which roof of Eq. 28.16 binds, as a name"))
 def bandwidth_limit(beta_io, iops, request_size) -> str:
     """Which roof of Eq. 28.16 binds: 'requests' (a q < beta_io), 'link', or 'both' (equal)."""
     for name, v in (("beta_io", beta_io), ("iops", iops), ("request_size", request_size)):
@@ -69,61 +76,84 @@ def bandwidth_limit(beta_io, iops, request_size) -> str:
 
 
 @calculator(returns="request", rate=_request_rate(ge=0),
-            latency=qty("s", ge=0))
+            latency=qty("s", ge=0),
+            equation=eq(r"n_{\mathrm{flight}}", "rate*latency", symbols={"rate": "a", "latency": "l"},
+                        ref="Ch. 28 §28.6 (queue depth, Little's law: a l)"))
 def in_flight_requests(rate, latency):
     """Mean requests in flight ~= a l (Little's law), Ch. 28 §28.6 (queue depth)."""
     return rate * latency
 
 
-@calculator(returns="token/s", devices=whole(), rate_per_device=qty("token/s", gt=0))
+@calculator(returns="token/s", devices=whole(), rate_per_device=qty("token/s", gt=0),
+            equation=eq("r_t", "devices*rate_per_device", symbols={"devices": "N", "rate_per_device": r"r_{\mathrm{dev}}"},
+                        ref="Ch. 28 §28.6, Eq. 28.17"))
 def aggregate_token_rate(devices, rate_per_device):
     """r_t = devices x per-device token rate, Ch. 28 Eq. 28.17 (Example 27.2: 64 x 20000)."""
     return devices * rate_per_device
 
 
-@calculator(returns="byte/s", token_rate=qty("token/s", ge=0), bytes_per_token=qty("byte/token", gt=0))
+@calculator(returns="byte/s", token_rate=qty("token/s", ge=0), bytes_per_token=qty("byte/token", gt=0),
+            equation=eq(r"\beta_{\mathrm{token}}", "bytes_per_token*token_rate",
+                        symbols={"bytes_per_token": r"s_{\mathrm{tok}}", "token_rate": "r_t"},
+                        ref="Ch. 28 §28.6, Eq. 28.18"))
 def token_read_bandwidth(token_rate, bytes_per_token):
     """beta_token = s_tok r_t, the least read rate for token ids, Ch. 28 Eq. 28.18."""
     return token_rate * bytes_per_token
 
 
-@calculator(returns="request/s", byte_rate=qty("byte/s", ge=0), request_size=qty("byte", gt=0))
+@calculator(returns="request/s", byte_rate=qty("byte/s", ge=0), request_size=qty("byte", gt=0),
+            equation=eq("a", "byte_rate/request_size", symbols={"byte_rate": r"\beta", **_AQ},
+                        ref="Ch. 28 §28.6, Example 27.2 (17.067 GiB/s in 64 MiB requests)"))
 def request_rate(byte_rate, request_size):
     """Requests per second needed to carry byte_rate in requests of request_size: beta / q (§28.6)."""
     return byte_rate / request_size
 
 
-@calculator(returns="request/s", token_rate=qty("token/s", ge=0), tokens_per_request=qty("token", gt=0))
+@calculator(returns="request/s", token_rate=qty("token/s", ge=0), tokens_per_request=qty("token", gt=0),
+            equation=eq("a", "token_rate/tokens_per_request",
+                        symbols={"token_rate": "r_t", "tokens_per_request": r"n_{\mathrm{tok}}"},
+                        ref="Ch. 28 §28.6, Example 27.2 (1.28e6 / 4096 = 312.5 request/s)"))
 def requests_for_tokens(token_rate, tokens_per_request):
     """r_t / tokens per request (Example 27.2: 1.28e6 / 4096 = 312.5 request/s), Ch. 28 §28.6."""
     return token_rate / tokens_per_request
 
 
-@calculator(returns="s", shard_size=qty("byte", gt=0), byte_rate=qty("byte/s", gt=0, doc="long-run read rate"))
+@calculator(returns="s", shard_size=qty("byte", gt=0), byte_rate=qty("byte/s", gt=0, doc="long-run read rate"),
+            equation=eq(r"t_{\mathrm{shard}}", "shard_size/byte_rate",
+                        symbols={"shard_size": "q", "byte_rate": r"\beta_{\mathrm{token}}"},
+                        ref="Ch. 28 §28.6, Example 27.2 (a 64 MiB shard every 13.11 s)"))
 def shard_interval(shard_size, byte_rate):
     """Mean time between shard reads at a long-run byte rate: q / beta (Example 27.2, §28.6)."""
     return links.transfer_time.kernel(shard_size, byte_rate)
 
 
-@calculator(returns="byte/s", size=qty("byte", ge=0), time=qty("s", gt=0))
+@calculator(returns="byte/s", size=qty("byte", ge=0), time=qty("s", gt=0),
+            equation=eq(r"\beta", "size/time", symbols={"size": "S", "time": "t"},
+                        ref="Ch. 28 §28.6, Eq. 28.19/28.20"))
 def transfer_bandwidth(size, time):
     """Bandwidth needed to move size bytes in time: size / time (Ch. 28 Eq. 28.19/28.20)."""
     return size / time
 
 
-@calculator(returns="byte/s", S_c=qty("byte", ge=0, doc="checkpoint size"), period=qty("s", gt=0, doc="time between checkpoints"))
+@calculator(returns="byte/s", S_c=qty("byte", ge=0, doc="checkpoint size"), period=qty("s", gt=0, doc="time between checkpoints"),
+            equation=eq(r"\overline{\beta}_c", "S_c/period", symbols={"period": r"T_{\mathrm{ckpt}}"},
+                        ref="Ch. 28 §28.6, Eq. 28.19"))
 def checkpoint_average_bandwidth(S_c, period):
     """Long-run mean write rate of periodic checkpoints: S_c / period, Ch. 28 Eq. 28.19."""
     return transfer_bandwidth.kernel(S_c, period)
 
 
-@calculator(returns="byte/s", S_c=qty("byte", ge=0, doc="checkpoint size"), window=qty("s", gt=0, doc="time allowed to persist it"))
+@calculator(returns="byte/s", S_c=qty("byte", ge=0, doc="checkpoint size"), window=qty("s", gt=0, doc="time allowed to persist it"),
+            equation=eq(r"\beta_c", "S_c/window", symbols={"window": r"t_{\mathrm{window}}"},
+                        ref="Ch. 28 §28.6, Eq. 28.20"))
 def checkpoint_window_bandwidth(S_c, window):
     """Write rate needed to persist S_c within the window: S_c / window, Ch. 28 Eq. 28.20."""
     return transfer_bandwidth.kernel(S_c, window)
 
 
-@calculator(returns=None, total=anything("a quantity >= 0 in any unit (the result keeps it)"), shares=whole())
+@calculator(returns=None, total=anything("a quantity >= 0 in any unit (the result keeps it)"), shares=whole(),
+            equation=eq(r"x_{\mathrm{share}}", "total/shares", symbols={"total": "X", "shares": "n"},
+                        ref="Ch. 28 §28.6, Example 27.2 (2 TiB over 8 nodes = 256 GiB each)"))
 def per_share(total, shares):
     """An evenly split total: total / shares (per node, per process; Example 27.2). Keeps units."""
     if not hasattr(total, "units"):
@@ -132,7 +162,12 @@ def per_share(total, shares):
     return out(mag / shares, str(total.units))
 
 
-@calculator(returns="byte/s", capacity=qty("byte/s", gt=0, doc="the shared path"), used=qty("byte/s", ge=0, doc="taken by others"))
+_SPARE = {"capacity": r"\beta_{\mathrm{path}}", "used": r"\beta_{\mathrm{used}}"}
+
+
+@calculator(returns="byte/s", capacity=qty("byte/s", gt=0, doc="the shared path"), used=qty("byte/s", ge=0, doc="taken by others"),
+            equation=eq(r"\beta_{\mathrm{spare}}", "capacity - used", symbols=_SPARE,
+                        ref="Ch. 28 §28.6, Example 27.2 (40 - 24 = 16 GiB/s)"))
 def spare_bandwidth(capacity, used):
     """What is left of a shared path: capacity - used (Example 27.2: 40 - 24 = 16 GiB/s)."""
     if np.any(used >= capacity):
@@ -142,10 +177,11 @@ def spare_bandwidth(capacity, used):
 
 
 @calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), capacity=qty("byte/s", gt=0, doc="the shared path"),
-            used=qty("byte/s", ge=0, doc="taken by others; None: nothing"))
-def checkpoint_window_time(S_c, capacity, used=None):
+            used=qty("byte/s", ge=0, doc="taken by others (nothing by default)"),
+            equation=eq(r"t_{c,\min}", "S_c/(capacity - used)", symbols=_SPARE, ref="Ch. 28 §28.6, Eq. 28.21"))
+def checkpoint_window_time(S_c, capacity, used=0.0):
     """t_c,min = S_c / (capacity - used): least time to persist S_c on what others leave, Ch. 28 Eq. 28.21."""
-    spare = capacity if used is None else spare_bandwidth.kernel(capacity, used)
+    spare = spare_bandwidth.kernel(capacity, used)
     return links.transfer_time.kernel(S_c, spare)
 
 
@@ -172,20 +208,23 @@ def _stage_times(S_c, stage_bandwidths):
                          f"must have shapes that broadcast together") from None
 
 
-@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES))
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES),
+            equation=no_equation("needs a maximum over a list: max_i S_c / beta_i takes any number of stages"))
 def restore_time_lower_bound(S_c, stage_bandwidths):
     """t_restore >= max_i S_c / beta_i over fully pipelined stages (read, network, device load),
     Ch. 28 Eq. 28.22."""
     return np.max(_stage_times(S_c, stage_bandwidths), axis=0)
 
 
-@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES))
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES),
+            equation=no_equation("needs a sum over a list: sum_i S_c / beta_i takes any number of stages"))
 def restore_time_serial(S_c, stage_bandwidths):
     """Transfer time when the stages run one after another: sum_i S_c / beta_i (Ch. 28 §28.6, after Eq. 28.22)."""
     return np.sum(_stage_times(S_c, stage_bandwidths), axis=0)
 
 
-@calculator(returns=None, stage_bandwidths=anything(_STAGES))
+@calculator(returns=None, stage_bandwidths=anything(_STAGES),
+            equation=no_equation("a search: the index of the slowest stage in a list"))
 def restore_bottleneck(stage_bandwidths) -> int:
     """Index of the slowest stage in Eq. 28.22 (the one that sets the pipelined bound)."""
     b = _stages("stage_bandwidths", stage_bandwidths)
@@ -194,9 +233,11 @@ def restore_bottleneck(stage_bandwidths) -> int:
     return int(np.argmin(b))
 
 
-@calculator(returns=None, S_c=qty("byte", gt=0, doc="checkpoint size"), object_size=qty("byte", gt=0))
+@calculator(returns=None, S_c=qty("byte", gt=0, doc="checkpoint size"), object_size=qty("byte", gt=0),
+            equation=eq(r"n_{\mathrm{obj}}", "ceil(S_c/object_size)", symbols={"object_size": "q"},
+                        ref="Ch. 28 §28.6, Example 27.2 (2 TiB / 64 MiB = 32768 objects)"))
 def object_count(S_c, object_size):
     """Objects per checkpoint: ceil(S_c / object size) (Example 27.2: 2 TiB / 64 MiB = 32768).
     Returns a whole number (an int, or an int array)."""
-    n = np.ceil(S_c / object_size - 1e-9)
+    n = np.ceil(S_c / object_size - 1e-9)   # not a unit factor: rounding tolerance
     return int(n) if np.ndim(n) == 0 else n.astype(int)
