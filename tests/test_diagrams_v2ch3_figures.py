@@ -71,3 +71,21 @@ def test_ecmp_expected_busiest_path():
                                   "alpha_beta_crossover", "rails_traced", "ecmp_flows"])
 def test_renders(name):
     assert png(getattr(V, name)())[:4] == b"\x89PNG"
+
+
+def test_storm_cost_grows_as_n_squared():
+    from matplotlib.figure import Figure
+    from fleetcalc.core.units import Q_
+    from fleetcalc.physics import fabric
+
+    ax = Figure().add_subplot()
+    inputs = {"p_daily": 1e-5, "recovery": Q_(10, "minute"), "price": Q_(3, "cu/hour"), "gpus": 4096}
+    t = fabric.storm_idle_gpu_time(4096, 1e-5, Q_(10, "minute"))
+    V.storm_cost_plot(ax, inputs, {"cost_day": fabric.idle_gpu_cost(1, t, Q_(3, "cu/hour"))})
+    x, y = ax.get_lines()[0].get_data()
+    # hand: 24,576 transceivers x -ln(1 - 1e-5) = 0.24576 storms/day x 10 min x 4,096 GPUs = 167.8 GPU-h
+    assert float(t.to("hour").magnitude) == pytest.approx(167.77, rel=1e-3)
+    # 10x the GPUs -> 100x the idle spend (both the GPUs waiting and the storm rate grow)
+    i, j = 0, len(x) - 1
+    assert x[i] == 10 and x[j] == 100_000
+    assert y[j] / y[i] == pytest.approx((x[j] / x[i]) ** 2, rel=1e-6)

@@ -32,7 +32,7 @@ from fleetcalc.physics import collectives, fabric, reliability
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
 __all__ = ["barrier", "east_west", "tail_at_scale", "tail_at_scale_plot", "link_path",
-           "alpha_beta_crossover", "rails_traced", "ecmp_flows"]
+           "alpha_beta_crossover", "rails_traced", "ecmp_flows", "storm_cost_plot"]
 
 _RAIL_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3", "#8C8C8C"]
 
@@ -302,3 +302,36 @@ def ecmp_flows(elephants: int = 8, mice: int = 400, paths: int = 4, seed: int = 
     fig.suptitle("ECMP hashes whole flows: a few large flows collide, many small ones average out", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+# ----------------------------------------------------------------------------- §3.6: storm cost
+
+def storm_cost_plot(ax, inputs, results):
+    """Panel plot: expected idle spend per day from PFC storms against cluster size, the storm rate
+    growing with the transceivers (:func:`fleetcalc.physics.fabric.storm_idle_gpu_time`), so the
+    curve rises as N squared. Needs ``p_daily``, ``recovery``, ``price`` and ``gpus`` in the inputs
+    and ``cost_day`` (cu) in the results."""
+    from fleetcalc.ui.plots import fit_limits, plain_log_ticks
+
+    n = np.unique(np.logspace(1, 5, 120).astype(int))
+
+    def curve(inp):
+        t = fabric.storm_idle_gpu_time(n, inp["p_daily"], inp["recovery"])
+        return fabric.idle_gpu_cost(1, t, inp["price"]).to("cu").magnitude
+
+    (ln,) = ax.loglog(n, curve(inputs), color=PALETTE["network"], lw=2, label="storm rate grows with N (∝ N²)")
+    (pt,) = ax.plot([inputs["gpus"]], [results["cost_day"].to("cu").magnitude], "o", color=PALETTE["text"], ms=7)
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("expected idle spend per day (cu)")
+    ax.grid(True, alpha=0.25)
+    ax.legend(fontsize=8, loc="upper left")
+    plain_log_ticks(ax)
+
+    def update(inputs, res):
+        y = curve(inputs)
+        ln.set_ydata(y)
+        pt.set_data([inputs["gpus"]], [max(res["cost_day"].to("cu").magnitude, 1e-12)])
+        fit_limits(ax, y=(max(y.min(), 1e-9) / 2, y.max() * 2))
+
+    update(inputs, results)
+    return update
