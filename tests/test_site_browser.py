@@ -392,3 +392,23 @@ def test_formula_sheet_prints_on_two_sides_of_a4(browser, server, chapter):
         assert 1 <= pages <= 2, f"formulas-{chapter} prints on {pages} pages of A4"
     finally:
         page.close()
+
+
+def test_a_quiz_answers_a_wrong_and_a_right_option(browser, server):
+    """A quiz (fleetcalc.ui.quiz) on the static site: clicking a wrong option shows why it is
+    wrong, clicking the right one why it is right; nothing needs a kernel or a script."""
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    try:
+        page.goto(f"{server}student/chapters/v2_ch3/3_1_synchronization_backbone.html", wait_until="load", timeout=90_000)
+        q = page.locator(".fc-quiz-question").first
+        wrong = q.locator('details.fc-quiz-option[data-verdict="wrong"]').first
+        right = q.locator('details.fc-quiz-option[data-verdict="right"]').first
+        assert not wrong.locator(".fc-quiz-why").is_visible() and not right.locator(".fc-quiz-why").is_visible()
+        wrong.locator("summary").click()
+        assert wrong.locator(".fc-quiz-why").is_visible()
+        assert wrong.locator(".fc-quiz-why").inner_text().startswith("Not quite.")
+        right.locator("summary").click()
+        assert right.locator(".fc-quiz-why").inner_text().startswith("Right.")
+        assert page.locator("[class*=quiz]").count() > 5
+    finally:
+        page.close()
