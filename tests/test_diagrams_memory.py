@@ -19,6 +19,7 @@ def test_levels_in_order_with_book_numbers():
     lv = hierarchy_levels()
     assert [x.name for x in lv] == ["registers", "shared memory / L1", "L2 cache", "HBM", "host DDR5"]
     assert lv[0].bandwidth is None                                   # line 1422 gives no single figure
+    assert lv[1].bandwidth.to("TB/s").magnitude == pytest.approx(132 * 128 * 66.9e12 / (2 * 16896) / 1e12, rel=1e-3)
     assert lv[2].bandwidth.to("TB/s").magnitude == pytest.approx(12)  # line 1422
     assert lv[3].bandwidth.to("TB/s").magnitude == pytest.approx(3.35)
     assert lv[2].capacity == "50 MB" and lv[3].capacity == "80 GB"
@@ -28,8 +29,13 @@ def test_levels_in_order_with_book_numbers():
 
 def test_figure_labels_are_the_catalog_values():
     texts = _texts(memory_hierarchy())
-    for want in ("12 TB/s", "3.35 TB/s", "19 TB/s", "200 GB/s", "80 GB", "50 MB"):
+    for want in ("12 TB/s", "3.35 TB/s", "200 GB/s", "80 GB", "50 MB"):
         assert want in texts, want
+    # the vendor's L1/shared bandwidth, with the book's 19 TB/s (the A100's) beside it:
+    # 128 B/clk/SM x 132 SMs x 1.98 GHz = 33.45 TB/s, drawn as 33.5 (Hopper whitepaper, CUDA guide's 32 banks x 4 B)
+    assert any("33.5 TB/s (vendor, derived)" in t and "book: 19 TB/s" in t for t in texts), texts
+    # registers: 132 SMs x 256 KiB = 34.6 MB (whitepaper), beside the book's 20-30 MB (line 1422)
+    assert "34.6 MB in all (vendor)" in texts and any("book: 20–30 MB" in t for t in texts), texts
     assert any("64 GB/s per direction" in t for t in texts)            # line 2008
 
 

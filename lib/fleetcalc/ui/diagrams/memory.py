@@ -4,8 +4,11 @@ Ch. 28 Fig. 28.1 shows the logical path from a thread's registers to HBM and the
 numbers; Vol. 2 §2.2 (line 1422) gives the H100's figures for each level. The diagram puts the
 two together: on the left who works at each level (thread, block, SM, device, host), on the right
 each storage level with its capacity and bandwidth, read from the catalog (``hw(...)``) or derived
-from it (the chip-wide shared memory is per-SM shared memory times the SM count). Nothing here
-types a hardware number.
+from it (the chip-wide shared memory is per-SM shared memory times the SM count). Where the
+catalog holds a vendor figure that differs from the book's (the register file, 34.6 MB against the
+book's 20-30 MB; the L1/shared bandwidth, derived from the Hopper whitepaper, against the book's
+19 TB/s, which is the A100's), the vendor's is drawn and the book's is printed beside it.
+Nothing here types a hardware number.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fleetcalc.core.catalog import hw
+from fleetcalc.core.catalog import entry, hw
 from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
@@ -29,24 +32,31 @@ class Level:
     bandwidth: object          # Quantity in byte/s, or None where the text gives no figure
     kind: str                  # PALETTE key
     source: str                # catalog paths the numbers come from
+    book: str | None = None    # the book's figure where the drawn one is the vendor's
 
 
 def hierarchy_levels(device: str = "h100") -> list[Level]:
     """The levels of Fig. 28.1 for ``device`` (registers first, host DRAM last), numbers from the catalog.
 
     Registers carry no bandwidth: Vol. 2 line 1422 says only "hundreds of TB/s", no single figure.
+    The register total and the L1/shared bandwidth are the catalog's vendor values; ``book`` keeps
+    the book's figure for the label beside them.
     The host level is one DGX H100 node's DDR5 (capacity per node, the server's aggregate DDR5
     bandwidth), reached over one PCIe Gen5 x16 link (see :func:`memory_hierarchy`).
     """
     if device != "h100":
         raise ValueError(f"device must be 'h100' (the only device with every level in the catalog); got {device!r}")
     smem_total = (hw("h100.smem_per_sm") * hw("h100.sms")).to("MiB")
+    regs = entry("h100.register_file_high").vendor_quantity.to("MB")
+    smem_bw = entry("h100.smem_bandwidth").vendor_quantity
     return [
-        Level("registers", "one thread", f"{fmt(hw('h100.register_file_low'), 'auto', sig=2)}–{fmt(hw('h100.register_file_high'), 'auto', sig=2)} in all",
-              None, "compute", "h100.register_file_low, h100.register_file_high"),
+        Level("registers", "one thread", f"{fmt(regs, 'auto', sig=3)} in all (vendor)",
+              None, "compute", "h100.register_file_low, h100.register_file_high (vendor values)",
+              book=f"book: {hw('h100.register_file_low').to('MB').magnitude:g}–{fmt(hw('h100.register_file_high'), 'MB', sig=2)}"),
         Level("shared memory / L1", "one block (on one SM)",
               f"{fmt(hw('h100.smem_per_sm'), 'auto', sig=3)} per SM = {fmt(smem_total, 'auto', sig=3)} in all",
-              hw("h100.smem_bandwidth"), "compute", "h100.smem_per_sm x h100.sms, h100.smem_bandwidth"),
+              smem_bw, "compute", "h100.smem_per_sm x h100.sms, h100.smem_bandwidth (vendor value, derived)",
+              book=f"book: {fmt(hw('h100.smem_bandwidth'), 'auto', sig=2)} (the A100's)"),
         Level("L2 cache", "the whole chip", fmt(hw("h100.l2_capacity"), "auto", sig=3), hw("h100.l2_bandwidth"), "memory",
               "h100.l2_capacity, h100.l2_bandwidth"),
         Level("HBM", "the device", fmt(hw("h100.hbm_capacity"), "auto", sig=3), hw("h100.hbm_bandwidth"), "memory",
@@ -77,8 +87,10 @@ def memory_hierarchy(device: str = "h100"):
         box(ax, cx - w / 2, y, w, row_h, "", kind=lv.kind, alpha=0.28)
         label(ax, cx, y + row_h * 0.66, lv.name, fontsize=10, fontweight="bold")
         label(ax, cx, y + row_h * 0.28, lv.capacity, fontsize=8.5)
-        bw = "no single figure\n(\u201chundreds of TB/s\u201d)" if lv.bandwidth is None \
-            else f"{fmt(lv.bandwidth, 'auto', sig=3)}"
+        if lv.bandwidth is None:
+            bw = "no single figure (\u201chundreds of TB/s\u201d)" + (f"\ncapacity, {lv.book}" if lv.book else "")
+        else:
+            bw = fmt(lv.bandwidth, "auto", sig=3) + (f" (vendor, derived)\n{lv.book}" if lv.book else "")
         label(ax, cx + w / 2 + 0.15, y + row_h / 2, bw, fontsize=8.5, ha="left")
         # execution scope on the left, joined by a dotted line
         label(ax, 1.55, y + row_h / 2, lv.scope, fontsize=8.5, ha="center", style="italic")
