@@ -228,3 +228,18 @@ def test_units_print_as_upright_latex():
     assert unit_latex("W/cm²") == r"\mathrm{W}/\mathrm{cm}^{2}"
     assert unit_latex("kg·m⁻²") == r"\mathrm{kg}\cdot \mathrm{m}^{-2}"
     assert unit_latex("µs") == r"\mu\mathrm{s}"
+
+
+def test_list_arguments_sum_and_max_term_by_term():
+    """Eq. 28.8-28.9 over the stages of Algorithm 28.1's example (10, 20, 8, 16 ms): by hand the
+    serial time is 54 ms and the interval the slowest stage, 20 ms."""
+    from fleetcalc.physics import pipeline, storage
+    st = [Q_(10, "ms"), Q_(20, "ms"), Q_(8, "ms"), Q_(16, "ms")]
+    step = pipeline.serial_time.work(st)
+    assert math.isclose(step.result.m_as("ms"), 54.0)
+    tex = step.latex()
+    assert r"\sum_i t_i" in tex and r"10\,\mathrm{ms} + 20\,\mathrm{ms} + 8\,\mathrm{ms} + 16\,\mathrm{ms}" in tex
+    assert r"\max\left(10\,\mathrm{ms}, 20\,\mathrm{ms}, 8\,\mathrm{ms}, 16\,\mathrm{ms}\right)" in pipeline.pipeline_interval.work(st).latex()
+    # Eq. 28.22: 2 GiB through 32 and 16 GiB/s stages, pipelined: the slower one, 2/16 s = 125 ms
+    r = storage.restore_time_lower_bound.work(Q_(2, "GiB"), [Q_(32, "GiB/s"), Q_(16, "GiB/s")])
+    assert math.isclose(r.result.m_as("ms"), 125.0) and r"\max_i \frac{S_{c}}{\beta_i}" in r.latex()

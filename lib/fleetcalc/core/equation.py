@@ -50,8 +50,10 @@ FUNCTIONS = {
     # e^x - 1, computed without cancellation for small x (so 1 - e^{-x} can be written -expm1(-x))
     "expm1": (np.expm1, r"\left(e^{{{0}}} - 1\right)"),
     "abs": (np.abs, r"\left|{0}\right|"),
-    "max": (lambda *a: functools.reduce(np.maximum, a), r"\max\left({args}\right)"),
-    "min": (lambda *a: functools.reduce(np.minimum, a), r"\min\left({args}\right)"),
+    # max(a, b, c) of several terms; max(x) and sum(x) of a list argument (printed \max_i x_i, \sum_i x_i)
+    "max": (lambda *a: np.max(a[0], axis=0) if len(a) == 1 else functools.reduce(np.maximum, a), r"\max\left({args}\right)"),
+    "min": (lambda *a: np.min(a[0], axis=0) if len(a) == 1 else functools.reduce(np.minimum, a), r"\min\left({args}\right)"),
+    "sum": (lambda a: np.sum(a, axis=0), r"\sum_i {0}"),
 }
 _CONSTANTS = {"pi": (math.pi, r"\pi"), "e": (math.e, "e")}
 
@@ -133,7 +135,7 @@ class Equation:
         env = {k: f for k, (f, _) in FUNCTIONS.items()}
         env["unit"] = _unit_value
         env.update({k: v for k, (v, _) in _CONSTANTS.items()})
-        env.update(values)
+        env.update({k: _as_base(v) for k, v in values.items()})
         for name, text in self.where:
             env[name] = eval(_compiled(text), {"__builtins__": {}}, env)  # noqa: S307 (our own declared text)
         return eval(_compiled(self.expr), {"__builtins__": {}}, env)  # noqa: S307
@@ -206,6 +208,19 @@ def _parse(text: str) -> ast.Expression:
     return tree
 
 
+def _as_base(value):
+    """A list argument (stage times, bandwidths) as one array of base-unit magnitudes."""
+    if isinstance(value, (list, tuple)) and value:
+        from fleetcalc.core.units import Quantity
+        return np.array([_base_magnitude(v) if isinstance(v, Quantity) else float(v) for v in value])
+    return value
+
+
+def _base_magnitude(q) -> float:
+    b = q.to_base_units()
+    return float(b.magnitude) / 8.0 ** dict(b.units._units).get("bit", 0)
+
+
 def _inside_unit(tree, const) -> bool:
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "unit" and const in n.args
                for n in ast.walk(tree))
@@ -246,6 +261,8 @@ class _Printer:
 
     def atom(self, name: str) -> tuple[str, bool]:
         """(LaTeX, is_value_with_unit) for a name."""
+        if self.values is not None and isinstance(self.values.get(name), list):
+            return r"\left[" + ", ".join(self.values[name]) + r"\right]", False
         if self.values is not None and name in self.values:
             text = self.values[name]
             return text, ("\\," in text or "\\mathrm" in text or "\\mu" in text)
@@ -293,6 +310,8 @@ class _Printer:
         if isinstance(node, ast.Call) and node.func.id == "unit":
             from fleetcalc.core.units import unit_latex
             return rf"1\,{unit_latex(node.args[0].value)}", 1
+        if isinstance(node, ast.Call) and node.func.id in ("sum", "max", "min") and len(node.args) == 1:
+            return self._reduction(node.func.id, node.args[0])
         if isinstance(node, ast.Call):
             args = [self.show(a) for a in node.args]
             return FUNCTIONS[node.func.id][1].format(*args, args=", ".join(args)), 9
@@ -306,6 +325,23 @@ class _Printer:
             return (rf"\begin{{cases}} {self.show(node.body)} & \text{{if }} {self.show(node.test)} \\ "
                     rf"{self.show(node.orelse)} & \text{{otherwise}} \end{{cases}}"), 9
         raise ValueError(f"equation {self.eq.expr!r}: {type(node).__name__} is not shown")
+
+    def _reduction(self, fn: str, inner) -> tuple[str, int]:
+        r"""sum(x) / max(x) over a list argument: \sum_i x_i symbolically; with values put in,
+        one term per element (a + b + c, or \max(a, b, c))."""
+        lists = [n.id for n in ast.walk(inner) if isinstance(n, ast.Name) and self.values is not None
+                 and isinstance(self.values.get(n.id), list)]
+        if not lists:
+            body = self.show(inner, 9 if fn == "sum" else 0)
+            return (rf"\sum_i {body}" if fn == "sum" else rf"\{fn}_i {body}"), (2 if fn == "sum" else 9)
+        n = len(self.values[lists[0]])
+        terms = []
+        for k in range(n):
+            vals = {**self.values, **{name: self.values[name][k] for name in lists}}
+            terms.append(_Printer(self.eq, vals).show(inner, 1 if fn == "sum" else 0))
+        if fn == "sum":
+            return " + ".join(terms), 1
+        return rf"\{fn}\left({', '.join(terms)}\right)", 9
 
     def _factors(self, node) -> list:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
@@ -349,6 +385,9 @@ def _plain(latex: str) -> str:
 def _value_latex(value, declared_unit: str) -> tuple[str, str]:
     """(LaTeX, plain) of one input value as the caller gave it."""
     from fleetcalc.core.units import Quantity, fmt, unit_latex
+    if isinstance(value, (list, tuple)) and value:
+        parts = [_value_latex(v, declared_unit) for v in value]
+        return [p[0] for p in parts], "[" + ", ".join(p[1] for p in parts) + "]"
     if isinstance(value, Quantity):
         mag = value.magnitude
         if np.ndim(mag):
@@ -392,7 +431,7 @@ class WorkedStep:
             rows = [f"{e.sym(n)} &= {e.rhs_latex(text=t)}" for n, t in e.where]
             rows.append(f"{e.lhs} &= {e.rhs_latex()}")
             rows.append(f"&= {e.rhs_latex(vals, text=e.inlined)}")
-            shown = fmt(res, "auto", sig=3)
+            shown = _result_text(res)
             num, _, unit = shown.partition(" ")
             unit = "µs" if unit == "us" else unit
             rows.append(f"&= {num.replace(',', '{,}')}" + (rf"\,{unit_latex(unit)}" if unit else ""))
@@ -424,9 +463,9 @@ class WorkedStep:
             for n, t in e.where:
                 lines.append(f"  {n} = {t}")
             lines.append(f"  {_plain(e.lhs)} = {_plain_units(e.expr)}")
-            text = _replace_names(e.inlined, {n: f"({v})" if " " in v else v for n, v in vals.items()})
+            text = _replace_names(e.inlined, {n: f"({v})" if " " in v and not v.startswith("[") else v for n, v in vals.items()})
             lines.append(f"  {' ' * len(_plain(e.lhs))} = {_plain_units(text)}")
-            lines.append(f"  {' ' * len(_plain(e.lhs))} = {fmt(res, 'auto', sig=3)}")
+            lines.append(f"  {' ' * len(_plain(e.lhs))} = {_result_text(res)}")
         lines.append(f"  ({self.refs})")
         return "\n".join(lines)
 
@@ -449,6 +488,17 @@ def _replace_names(text: str, values: dict) -> str:
     names = sorted(values, key=len, reverse=True)
     pattern = r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")(?!\w)"
     return re.sub(pattern, lambda m: values[m.group(1)], text)
+
+
+def _result_text(res) -> str:
+    """The result in a unit chosen for the value, to 3 significant digits (whole numbers from 100 up)."""
+    from fleetcalc.core.units import Q_, Quantity, fmt, human_unit
+    q = res if isinstance(res, Quantity) else Q_(res, "")
+    unit = human_unit(q) or (None if q.dimensionless else f"{q.units:~P}")
+    mag = abs(float(q.to(unit).magnitude if unit else q.to("").magnitude))
+    if 100 <= mag < 1e6:
+        return fmt(q, unit or "", decimals=0, grouping=True)
+    return fmt(q, unit or ("" if q.dimensionless else None), sig=3)
 
 
 def equations_of(calc) -> list[Equation]:

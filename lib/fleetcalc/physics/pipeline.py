@@ -35,35 +35,35 @@ def _stages(stages):
 
 
 @calculator(returns="s", stages=anything(_STAGES),
-            equation=no_equation("needs an expression over a list argument (the stages): t_serial = t_r + t_p + t_h + t_g, Ch. 28 Eq. 28.8"))
+            equation=eq(r"t_{\mathrm{serial}}", "sum(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.8"))
 def serial_time(stages):
     """t_serial = t_r + t_p + t_h + t_g: one batch through every stage in turn, Ch. 28 Eq. 28.8."""
     return np.sum(_stages(stages), axis=0)
 
 
 @calculator(returns="s", stages=anything(_STAGES),
-            equation=no_equation("needs an expression over a list argument (the stages): t_pipe >= max(t_r, t_p, t_h, t_g), Ch. 28 Eq. 28.9"))
+            equation=eq(r"t_{\mathrm{pipe}}", "max(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.9"))
 def pipeline_interval(stages):
     """t_pipe >= max(t_r, t_p, t_h, t_g): the steady interval between batches, Ch. 28 Eq. 28.9."""
     return np.max(_stages(stages), axis=0)
 
 
 @calculator(returns="s", stages=anything(_STAGES),
-            equation=no_equation("needs an expression over a list argument (the stages): the first batch takes t_serial, Ch. 28 Eq. 28.8"))
+            equation=eq(r"t_{\mathrm{first}}", "sum(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, after Eq. 28.9 (the first batch takes the whole path)"))
 def first_batch_time(stages):
     """The first batch still takes the full path: t_serial (Ch. 28 §28.4, after Eq. 28.9)."""
     return serial_time.kernel(stages)
 
 
 @calculator(returns="s", stages=anything(_STAGES), n_batches=whole(),
-            equation=no_equation("needs an expression over a list argument (the stages): t_serial + (n - 1) t_pipe, Ch. 28 Eq. 28.8-28.9"))
+            equation=eq(r"T_n", "sum(stages) + (n_batches - 1)*max(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.8-28.9 (fill, then one batch per interval)"))
 def pipelined_total_time(stages, n_batches):
     """n batches through an ideal pipeline: t_serial + (n - 1) t_pipe (fill, then one per interval)."""
     return serial_time.kernel(stages) + (n_batches - 1) * pipeline_interval.kernel(stages)
 
 
 @calculator(returns="s", stages=anything(_STAGES), n_batches=whole(),
-            equation=no_equation("needs an expression over a list argument (the stages): n t_serial, Ch. 28 Eq. 28.8"))
+            equation=eq(r"T_n", "n_batches*sum(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.8 repeated"))
 def serial_total_time(stages, n_batches):
     """n batches with no overlap: n t_serial (Eq. 28.8 repeated)."""
     return n_batches * serial_time.kernel(stages)

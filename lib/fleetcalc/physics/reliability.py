@@ -140,7 +140,8 @@ def _seq(name, value, fn):
 
 @calculator(returns="1/s", counts=anything("list of part counts, each a whole number >= 0"),
             mtbfs=anything("list of per-part MTBFs (time quantities > 0), as long as counts"),
-            equation=no_equation("a sum over a list of parts (sum of n_i / MTBF_i); the expression has no sums over lists"))
+            equation=eq(r"\lambda_{\mathrm{node}}", "sum(counts/mtbfs)", symbols={"counts": "n_i", "mtbfs": r"\mathrm{MTBF}_i"},
+                        ref="Vol. 2 Ch. 2, node health (lines 2081-2098): a series system"))
 def node_failure_rate(counts, mtbfs):
     """Failure rate of a node that stops when any part fails: sum_i n_i / MTBF_i (series system,
     exponential failures; Vol. 2 Ch. 2 §Node health, lines 2081-2098)."""
@@ -161,7 +162,8 @@ def node_failure_rate(counts, mtbfs):
 
 @calculator(returns="hour", counts=anything("list of part counts, each a whole number >= 0"),
             mtbfs=anything("list of per-part MTBFs (time quantities > 0), as long as counts"),
-            equation=no_equation("a sum over a list of parts (1 / sum of n_i / MTBF_i); the expression has no sums over lists"))
+            equation=eq(r"\mathrm{MTBF}_{\mathrm{node}}", "1/sum(counts/mtbfs)", symbols={"counts": "n_i", "mtbfs": r"\mathrm{MTBF}_i"},
+                        ref="Vol. 2 Ch. 2, node health (lines 2081-2098)"))
 def node_mtbf(counts, mtbfs):
     """MTBF of a node from its parts: 1 / sum_i (n_i / MTBF_i) (Vol. 2 Ch. 2, lines 2081-2098;
     a node with 8 GPUs of 50,000 h alone has 6,250 h)."""

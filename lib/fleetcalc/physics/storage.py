@@ -209,7 +209,8 @@ def _stage_times(S_c, stage_bandwidths):
 
 
 @calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES),
-            equation=no_equation("needs a maximum over a list: max_i S_c / beta_i takes any number of stages"))
+            equation=eq(r"t_{\mathrm{restore}}", "max(S_c/stage_bandwidths)", symbols={"stage_bandwidths": r"\beta_i"},
+                        ref="Ch. 28 §28.6, Eq. 28.22 (stages fully pipelined)"))
 def restore_time_lower_bound(S_c, stage_bandwidths):
     """t_restore >= max_i S_c / beta_i over fully pipelined stages (read, network, device load),
     Ch. 28 Eq. 28.22."""
@@ -217,7 +218,8 @@ def restore_time_lower_bound(S_c, stage_bandwidths):
 
 
 @calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES),
-            equation=no_equation("needs a sum over a list: sum_i S_c / beta_i takes any number of stages"))
+            equation=eq(r"t_{\mathrm{serial}}", "sum(S_c/stage_bandwidths)", symbols={"stage_bandwidths": r"\beta_i"},
+                        ref="Ch. 28 §28.6, after Eq. 28.22 (stages one after another)"))
 def restore_time_serial(S_c, stage_bandwidths):
     """Transfer time when the stages run one after another: sum_i S_c / beta_i (Ch. 28 §28.6, after Eq. 28.22)."""
     return np.sum(_stage_times(S_c, stage_bandwidths), axis=0)
