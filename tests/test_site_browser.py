@@ -352,3 +352,63 @@ def test_every_page_in_the_browser(built_sites, server, browser, site):
         visited += 1
     assert visited >= (len(expected_pages("student")) if site == "student" else 5)
     assert not broken, f"broken internal links: {broken}"
+
+
+# --- the reasoning on the page: worked steps, formula sheets, quizzes ----------------------
+
+@pytest.mark.parametrize("width", [1300, 390])
+def test_worked_steps_render_as_maths_without_overflow(browser, server, width):
+    """§28.5's worked steps (fleetcalc.core.equation) are typeset by the site's MathJax, and a long
+    equation scrolls inside its own box instead of widening the page."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    try:
+        page.goto(f"{server}student/chapters/ch28/28_5_collectives.html", wait_until="load", timeout=90_000)
+        page.evaluate("MathJax.startup.promise")
+        steps = page.evaluate("""() => [...document.querySelectorAll('.cell_output')]
+            .filter(o => o.innerText.includes('Where it comes from'))
+            .map(o => ({maths: o.querySelectorAll('mjx-container[display="true"]').length,
+                        raw: o.innerText.includes('\\\\begin{aligned}'),
+                        boxes: [...o.querySelectorAll('mjx-container[display="true"]')].map(m => getComputedStyle(m).overflowX)}))""")
+        assert len(steps) >= 3, steps
+        assert all(s["maths"] >= 1 and not s["raw"] for s in steps), steps
+        assert all(b == "auto" for s in steps for b in s["boxes"]), steps
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(".cell_output", has_text="Where it comes from").nth(1).screenshot(path=str(SHOTS / f"worked_step_{width}.png"))
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("chapter", ["v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "ch28"])
+def test_formula_sheet_prints_on_two_sides_of_a4(browser, server, chapter):
+    page = browser.new_page(viewport={"width": 1300, "height": 1000})
+    try:
+        page.goto(f"{server}student/reference/formulas-{chapter}.html", wait_until="load", timeout=90_000)
+        page.evaluate("MathJax.startup.promise")
+        assert page.locator("table.formula-sheet mjx-container").count() > 5
+        page.emulate_media(media="print")
+        pdf = page.pdf(format="A4")
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        assert 1 <= pages <= 2, f"formulas-{chapter} prints on {pages} pages of A4"
+    finally:
+        page.close()
+
+
+def test_a_quiz_answers_a_wrong_and_a_right_option(browser, server):
+    """A quiz (fleetcalc.ui.quiz) on the static site: clicking a wrong option shows why it is
+    wrong, clicking the right one why it is right; nothing needs a kernel or a script."""
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    try:
+        page.goto(f"{server}student/chapters/v2_ch3/3_1_synchronization_backbone.html", wait_until="load", timeout=90_000)
+        q = page.locator(".fc-quiz-question").first
+        wrong = q.locator('details.fc-quiz-option[data-verdict="wrong"]').first
+        right = q.locator('details.fc-quiz-option[data-verdict="right"]').first
+        assert not wrong.locator(".fc-quiz-why").is_visible() and not right.locator(".fc-quiz-why").is_visible()
+        wrong.locator("summary").click()
+        assert wrong.locator(".fc-quiz-why").is_visible()
+        assert wrong.locator(".fc-quiz-why").inner_text().startswith("Not quite.")
+        right.locator("summary").click()
+        assert right.locator(".fc-quiz-why").inner_text().startswith("Right.")
+        assert page.locator("[class*=quiz]").count() > 5
+    finally:
+        page.close()

@@ -433,7 +433,6 @@ class WorkedStep:
             rows.append(f"&= {e.rhs_latex(vals, text=e.inlined)}")
             shown = _result_text(res)
             num, _, unit = shown.partition(" ")
-            unit = "µs" if unit == "us" else unit
             rows.append(f"&= {num.replace(',', '{,}')}" + (rf"\,{unit_latex(unit)}" if unit else ""))
             blocks.append(r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}")
         return blocks
@@ -497,8 +496,10 @@ def _result_text(res) -> str:
     unit = human_unit(q) or (None if q.dimensionless else f"{q.units:~P}")
     mag = abs(float(q.to(unit).magnitude if unit else q.to("").magnitude))
     if 100 <= mag < 1e6:
-        return fmt(q, unit or "", decimals=0, grouping=True)
-    return fmt(q, unit or ("" if q.dimensionless else None), sig=3)
+        text = fmt(q, unit or "", decimals=0, grouping=True)
+    else:
+        text = fmt(q, unit or ("" if q.dimensionless else None), sig=3)
+    return text[:-3] + " µs" if text.endswith(" us") else text
 
 
 def equations_of(calc) -> list[Equation]:

@@ -19,7 +19,7 @@ from fleetcalc.core.validate import InputError
 from fleetcalc.physics import links
 
 __all__ = [
-    "alpha_beta_time", "latency_bandwidth_threshold", "ring_round_bytes", "ring_allreduce_terms",
+    "ring_steps", "alpha_beta_time", "latency_bandwidth_threshold", "ring_round_bytes", "ring_allreduce_terms",
     "ring_allreduce_time", "tree_allreduce_time", "ring_tree_crossover", "step_time_with_overlap",
     "exposed_communication", "alltoall_cut_time", "port_bandwidth_sum",
 ]
@@ -39,6 +39,13 @@ def _power_of_two(p):
         raise InputError("p must be a power of two (Eq. 28.13 assumes a binary tree); "
                          f"got {np.asarray(p)[odd].flat[0]:g}")
     return lg
+
+
+@calculator(returns="", p=_P, equation=eq(r"n_{\mathrm{steps}}", "2*(p - 1)",
+                                            ref="Ch. 28 §28.5, Eq. 28.11 (p - 1 reduce-scatter and p - 1 all-gather steps)"))
+def ring_steps(p):
+    """Steps of a ring all-reduce: 2(p - 1), p - 1 of reduce-scatter then p - 1 of all-gather (Eq. 28.11)."""
+    return 2.0 * (p - 1)
 
 
 @calculator(returns="s", m=qty("byte", ge=0, doc="message bytes"), alpha=_ALPHA, beta_net=_BETA,
@@ -75,7 +82,7 @@ def ring_allreduce_terms(p, m, alpha, beta_net, gamma=None):
     ``gamma`` is not given. Returns a dict of Quantities in s.
     """
     chunk = ring_round_bytes.kernel(p, m)                  # m / p per round, Eq. 28.11
-    rounds = 2.0 * (p - 1)                                  # reduce-scatter + all-gather
+    rounds = ring_steps.kernel(p)                           # reduce-scatter + all-gather
     g = 0.0 if gamma is None else gamma
     same_shape = 0.0 * (p + m + alpha + beta_net + g)      # every term as wide as the widest input
     return {"latency": rounds * alpha + same_shape,

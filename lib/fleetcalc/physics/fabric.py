@@ -33,7 +33,7 @@ __all__ = [
     "fat_tree_links", "fat_tree_tiers_needed", "fat_tree_min_radix", "max_device_probability", "switch_traversals", "path_latency",
     "rail_groups", "dragonfly_hosts", "slowdown_from_fraction", "torus_nodes",
     "torus_diameter", "torus_bisection_links", "torus_neighbors", "incast_overload",
-    "buffer_fill_time", "transceivers", "pfc_storm_probability", "expected_storms",
+    "buffer_fill_time", "transceivers", "pfc_storm_probability", "expected_storms", "storm_idle_gpu_time",
     "straggler_gpu_steps", "ecmp_max_load_cdf", "ecmp_collision_probability",
     "ecmp_expected_max_load", "ecmp_expected_slowdown",
 ]
@@ -395,6 +395,23 @@ def expected_storms(p_daily, n_devices, window=DAY):
     (the Poisson rate behind :func:`pfc_storm_probability`)."""
     return window / _mtbf_of_n(p_daily, n_devices)
 
+
+
+@calculator(returns="hour", gpus=whole(), p_daily=_P_DAILY, recovery=qty("s", ge=0, doc="idle time per storm"),
+            link_tiers=whole(doc="link tiers per GPU"), per_link=whole(doc="transceivers per link"),
+            window=qty("day", ge=0),
+            equation=eq(r"T_{\mathrm{idle}}",
+                        "gpus*(-log(1 - p_daily)*(gpus*link_tiers*per_link)*window/unit('day'))*recovery",
+                        symbols={"gpus": "N", "p_daily": "p", "recovery": r"t_{\mathrm{rec}}",
+                                 "link_tiers": r"t_{\mathrm{links}}", "per_link": r"n_{\mathrm{ends}}",
+                                 "window": "T"},
+                        ref="Vol. 2 §3.6 (lines 2929-2945: the storm rate grows with the transceivers)"))
+def storm_idle_gpu_time(gpus, p_daily, recovery, link_tiers=3, per_link=2, window=DAY):
+    """GPU-time idled by PFC storms in ``window``: N x E[storms] x t_rec, where the expected storms
+    grow with the transceivers, n = N x link tiers x ends (:func:`transceivers`,
+    :func:`expected_storms`); so the idle GPU-time grows as N squared, not N."""
+    n = transceivers.kernel(gpus, link_tiers, per_link)
+    return gpus * expected_storms.kernel(p_daily, n, window) * recovery
 
 # --- ECMP hash collisions (§3.6) -------------------------------------------------------------
 

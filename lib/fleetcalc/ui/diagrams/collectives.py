@@ -19,6 +19,7 @@ import numpy as np
 from fleetcalc.physics.collectives import ring_allreduce_time, ring_round_bytes, tree_allreduce_time
 from fleetcalc.core.units import fmt
 from fleetcalc.core.validate import InputError
+from fleetcalc.physics import collectives
 from fleetcalc.ui.diagrams.draw import PALETTE, canvas
 
 __all__ = ["RingState", "RingDrawing", "ring_allreduce_state", "ring_steps", "draw_ring_state", "draw_tree",
@@ -38,8 +39,9 @@ class RingState:
 
 
 def ring_steps(p) -> int:
-    """Steps of a ring all-reduce: 2(p - 1) (Ch. 28 Eq. 28.11)."""
-    return 2 * (_p(p) - 1)
+    """Steps of a ring all-reduce, as a whole number for the step slider
+    (:func:`fleetcalc.physics.collectives.ring_steps`, Ch. 28 Eq. 28.11)."""
+    return int(collectives.ring_steps.kernel(_p(p)))
 
 
 def _p(p) -> int:
