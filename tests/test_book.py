@@ -137,3 +137,11 @@ def test_worded_comparison_is_checked_as_a_claim(capsys):
     book_says(Q_(1.4 / 2 ** 0.5, ""), "> 1", where="line 778", erratum="in line with Moore", correct="0.99")
     with pytest.raises(BookMismatch, match="now agrees"):
         book_says(Q_(4 / 2 ** 0.5, ""), "> 1", where="line 778", erratum="in line with Moore")
+
+
+def test_a_value_below_the_printed_precision_is_not_shown_as_zero():
+    # §1.7 (line 928): CI* = 50 GB/s / 989 TFLOP/s = 5.06e-5 byte/FLOP against the printed 0.01
+    from fleetcalc.core.book import _shown
+    from fleetcalc.core.units import Q_
+    assert _shown(5.0556e-5, Q_(0.01, "byte/FLOP"), 0.005, "0.01 byte/FLOP") == "5.1×10^-5 byte/FLOP"
+    assert _shown(0.0123, Q_(0.01, "byte/FLOP"), 0.005, "0.01 byte/FLOP") == "0.012 byte/FLOP"

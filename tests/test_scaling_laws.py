@@ -58,12 +58,21 @@ def test_power_law_round_trip():
         s.resource_for_loss(1.5, 400.0, 0.34, 1.69)
 
 
+def test_kaplan_constants_are_the_two_variable_fit_of_table_2():
+    # Kaplan et al. 2020, Table 2 ("Fits to L(N, D)"), the constants of their Eq. 1.5: not the
+    # single-variable fits of Eqs 1.1-1.2 (alpha_D = 0.095, N_c = 8.8e13, D_c = 5.4e13)
+    assert s.KAPLAN == {"alpha_N": 0.076, "alpha_D": 0.103, "N_c": 6.4e13, "D_c": 1.8e13}
+
+
 def test_kaplan_loss_matches_the_paper_formula_by_hand():
-    # Kaplan et al. 2020 Eq. 1.5: L = [(N_c/N)^(a_N/a_D) + D_c/D]^a_D, N_c=8.8e13, D_c=5.4e13,
-    # a_N=0.076, a_D=0.095. For N = 1e9, D = 1e12: (88,000)^0.8 = 9,026.4; + 54 -> 9,080.4; ^0.095 = 2.3770
-    assert s.kaplan_loss(1e9, 1e12).magnitude == pytest.approx(2.3770, abs=5e-4)
-    # unlimited data: (N_c/N)^a_N = 88,000^0.076 = 2.3757
-    assert s.kaplan_loss(1e9, 1e30).magnitude == pytest.approx(2.3757, abs=5e-4)
+    # Kaplan et al. 2020 Eq. 1.5: L = [(N_c/N)^(a_N/a_D) + D_c/D]^a_D with Table 2's N_c = 6.4e13,
+    # D_c = 1.8e13, a_N = 0.076, a_D = 0.103. For N = 1e9, D = 1e12: 64,000^(0.076/0.103) =
+    # 64,000^0.73786 = 3,518.1; + 18 -> 3,536.1; ^0.103 = 2.3201 nats/token
+    assert s.kaplan_loss(1e9, 1e12).magnitude == pytest.approx(2.3201, abs=5e-4)
+    # unlimited data: (N_c/N)^a_N = 64,000^0.076 = 2.3188
+    assert s.kaplan_loss(1e9, 1e30).magnitude == pytest.approx(2.3188, abs=5e-4)
+    # unlimited model: (D_c/D)^a_D; D = 1.8e15 tokens = 100 D_c -> 100^-0.103 = 10^-0.206 = 0.6223
+    assert s.kaplan_loss(1e30, 1.8e15).magnitude == pytest.approx(10 ** -0.206, rel=1e-6)
 
 
 def test_kaplan_loss_rejects_bad_input():

@@ -114,7 +114,11 @@ def _shown(v: float, target: Quantity, half_ulp: float, printed: str) -> str:
     elif v != 0 and (abs(v) >= 1e9 or abs(v) < 1e-5):
         body = f"{v:.4e}"
     else:
-        body = f"{v:.{_decimals(half_ulp) + 1}f}"
+        places = _decimals(half_ulp) + 1
+        body = f"{v:.{places}f}"
+        if v != 0 and float(body) == 0:            # the book's precision would show a nonzero value as 0
+            e = math.floor(math.log10(abs(v)))
+            body = f"{v / 10.0**e:.1f}×10^{e}"
     return f"{body} {unit_text}".strip()
 
 

@@ -130,10 +130,13 @@ def scaling_regime(C, D_avail, tokens_per_param=CHINCHILLA_TOKENS_PER_PARAM, ban
     return str(lab) if lab.ndim == 0 else lab
 
 
-#: Kaplan et al. 2020, Eq. 1.5 and Table 2 (loss in nats per token, P non-embedding parameters).
-#: The chapter prints no fitted constants for its loss figures (Figs 1.7-1.8, line 830); these
-#: are the published fit of the study the figures come from.
-KAPLAN = {"alpha_N": 0.076, "alpha_D": 0.095, "N_c": 8.8e13, "D_c": 5.4e13}
+#: Kaplan et al. 2020, the two-variable fit L(N, D) of their Eq. 1.5, constants from their Table 2
+#: ("Fits to L(N, D)": alpha_N = 0.076, alpha_D = 0.103, N_c = 6.4e13, D_c = 1.8e13; loss in nats
+#: per token, P non-embedding parameters). The chapter prints no fitted constants for its loss
+#: figures (Figs 1.7-1.8, line 830); these are the published fit of the study the figures come from.
+#: Not the single-variable fits of their Eqs 1.1-1.2 (alpha_D = 0.095, N_c = 8.8e13, D_c = 5.4e13),
+#: which describe L(N) with unlimited data and L(D) with an unlimited model, each fitted on its own.
+KAPLAN = {"alpha_N": 0.076, "alpha_D": 0.103, "N_c": 6.4e13, "D_c": 1.8e13}
 
 
 @calculator(returns="", P=amount("param", doc="non-embedding parameters"),

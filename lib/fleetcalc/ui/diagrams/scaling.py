@@ -42,6 +42,22 @@ def _loglog(ax, xlabel, ylabel):
     plain_log_ticks(ax, "y")
 
 
+def _loss_ticks(ax, lo: float, hi: float):
+    """Labelled y-ticks on a log loss axis that spans less than a decade (a loss runs from about 2
+    to 10 nats): ticks at the round values between lo and hi, so a reader can read a curve off."""
+    import matplotlib.ticker as mt
+
+    ax.set_ylim(lo, hi)
+    fine = (1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 10, 12)     # under a factor 3: every half nat
+    coarse = (1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12)                      # wider: evenly spaced on a log axis
+    ticks = np.array([t for t in (fine if hi / lo <= 3 else coarse) if lo - 1e-9 <= t <= hi + 1e-9], float)
+    ax.yaxis.set_major_locator(mt.FixedLocator(ticks))
+    ax.yaxis.set_major_formatter(mt.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(mt.NullLocator())
+    ax.grid(True, which="major", axis="y", alpha=0.3)
+    return ticks
+
+
 def _figure(size):
     from matplotlib.figure import Figure
 
@@ -76,6 +92,8 @@ def loss_vs_compute(sizes=(1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9), *, mark_budget=No
         ax.annotate(f"best size here: {_count(sizes[best[j]])}",
                     (c, L_front[j]), xytext=(8, 18), textcoords="offset points", fontsize=8)
     _loglog(ax, "training compute C = 6PD (FLOP)", "test loss (nats/token)")
+    finite = L_all[np.isfinite(L_all)]
+    fig.yticks = _loss_ticks(ax, np.floor(finite.min() * 2) / 2, min(np.ceil(finite.max()), 12.0))
     ax.legend(fontsize=7, ncol=2, loc="upper right")
     ax.set_title("Fig. 1.7: bigger models win only once the budget can feed them", fontsize=10)
     fig.tight_layout()
@@ -98,6 +116,8 @@ def loss_vs_data(sizes=FIG_1_8_SIZES):
         ax.axhline(floor, color=color, lw=0.6, ls=":")
     fig.floors = np.array(floors)
     _loglog(ax, "data set size D (tokens)", "test loss (nats/token)")
+    curves = np.concatenate([line.get_ydata() for line in ax.lines if len(line.get_ydata()) > 2])
+    fig.yticks = _loss_ticks(ax, np.floor(min(curves.min(), min(floors)) * 2) / 2, np.ceil(curves.max() * 2) / 2)
     ax.legend(fontsize=7, title="model size", title_fontsize=8, loc="upper right")
     ax.set_title("Fig. 1.8: each size flattens onto its own floor (dotted)", fontsize=10)
     fig.tight_layout()
@@ -181,11 +201,15 @@ def c3_taxonomy(T_local, T_comm, T_sync, T_overlap=Q_(0, "s"), *, N=1):
     for t, kind in parts:
         w = 11.4 * t.to("s").magnitude / total
         if w > 0:
-            box(ax, x0, 0.55, w, 0.8, "", kind=kind, alpha=0.6)
+            box(ax, x0, 0.75, w, 0.7, "", kind=kind, alpha=0.6)
         x0 += w
-    label(ax, 6.0, 1.7, f"one step, T_step = {fmt(step, 'auto', sig=3)}:  "
-          f"f_compute = {fmt(f * 100, None, 3)} % (Eq. 1.4)", fontsize=9)
-    label(ax, 6.0, 0.2, "the gaps between the columns are where overhead moves, not where it vanishes",
-          fontsize=8, style="italic")
+    pct = float(np.asarray(f * 100))
+    label(ax, 6.0, 1.75, f"one step, T_step = {fmt(step, 'auto', sig=3)}:  "
+          f"f_compute = {fmt(pct, None, 1 if pct >= 1 else 2)} % (Eq. 1.4)", fontsize=9)
+    # the bar's legend: which colour is which term of Eq. 1.3
+    for i, (kind, text) in enumerate((("compute", "compute T_compute/N"), ("network", "exposed communication"),
+                                      ("host", "synchronisation"))):
+        box(ax, 0.5 + i * 3.9, 0.12, 0.35, 0.35, "", kind=kind, alpha=0.6)
+        label(ax, 0.95 + i * 3.9, 0.3, text, fontsize=8, ha="left")
     fig.f_compute = float(f.magnitude) if hasattr(f, "magnitude") else float(f)
     return fig
