@@ -105,3 +105,18 @@ def test_notebooks_import_the_facade(path):
     wrong = [m for m in IMPORT.findall(path.read_text(encoding="utf-8"))
              if m != "fleetcalc.notebook" and not FIGURES.match(m)]
     assert not wrong, f"{path.name} imports {wrong}; use `from fleetcalc.notebook import ...`"
+
+
+def test_figures_are_not_registered_with_pyplot():
+    """Diagrams and plots build matplotlib.figure.Figure objects, shown once by show() or a
+    panel: a pyplot figure would also be shown by the inline backend at the end of the cell, so a
+    notebook's outputs would depend on the backend (nbval under Agg saw one output fewer)."""
+    import ast as _ast
+    found = []
+    for path in sorted((ROOT / "lib" / "fleetcalc" / "ui").rglob("*.py")):
+        for node in _ast.walk(_ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, (_ast.Import, _ast.ImportFrom)) else []
+            mod = node.module if isinstance(node, _ast.ImportFrom) else ""
+            if "matplotlib.pyplot" in names or (mod == "matplotlib" and "pyplot" in names) or mod == "matplotlib.pyplot":
+                found.append(str(path.relative_to(ROOT)))
+    assert not found, found

@@ -8,7 +8,7 @@ Every number comes from the catalog and the physics calculators
 from __future__ import annotations
 
 import numpy as np
-import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
 from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_, fmt
@@ -27,6 +27,12 @@ KERNELS = [("decode, batch 1, FP16", 1, 2.0), ("decode, batch 64, FP16", 64, 2.0
            ("decode, batch 64, FP8", 64, 1.0), ("training, batch 2,048, FP16", 2048, 2.0)]
 
 
+def _subplots(figsize):
+    """One figure with one axis, not registered with pyplot (so a notebook shows it once, through show())."""
+    fig = Figure(figsize=figsize)
+    return fig, fig.subplots()
+
+
 def roofline_ceilings(device="h100", ceilings=CEILINGS, kernels=KERNELS):
     """A roofline with one flat ceiling per precision and the named kernels placed on it.
 
@@ -35,7 +41,7 @@ def roofline_ceilings(device="h100", ceilings=CEILINGS, kernels=KERNELS):
     ``roofline.attainable_rate``, read against the ceiling of its own precision."""
     beta = hw(f"{device}.hbm_bandwidth")
     I = np.logspace(-0.3, 4, 300)
-    fig, ax = plt.subplots(figsize=(8.6, 4.8))
+    fig, ax = _subplots(figsize=(8.6, 4.8))
     colours = [PALETTE["fault"], PALETTE["compute"], PALETTE["storage"], PALETTE["host"]]
     peaks = {}
     for (key, name), c in zip(ceilings, colours):
@@ -80,7 +86,7 @@ def bandwidth_ladder(pcie_gen=5):
     """The node's bandwidth ladder drawn to scale (log axis), each rung's drop from the one above
     printed beside it (``links.bandwidth_ratio``)."""
     tiers = ladder_tiers(pcie_gen)
-    fig, ax = plt.subplots(figsize=(8.6, 3.9))
+    fig, ax = _subplots(figsize=(8.6, 3.9))
     kinds = ["memory", "compute", "host", "network", "storage"]
     for i, (name, bw, joins) in enumerate(tiers):
         gbs = bw.to("GB/s").magnitude
@@ -129,7 +135,7 @@ def memory_budget_stack(P=175e9, hbm="dgx_h100.gpu_hbm", **kw):
     cap = hw(hbm).to("GB").magnitude
     colours = {"weights": PALETTE["compute"], "gradients": PALETTE["network"], "optimizer": PALETTE["fault"],
                "activations": PALETTE["storage"], "buffers": PALETTE["host"]}
-    fig, ax = plt.subplots(figsize=(8.6, 4.6))
+    fig, ax = _subplots(figsize=(8.6, 4.6))
     x = np.arange(len(rows))
     bottom = np.zeros(len(rows))
     for part in PARTS:
