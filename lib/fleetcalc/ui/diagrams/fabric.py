@@ -20,7 +20,7 @@ from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
-__all__ = ["rail_wiring", "fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "incast_pfc_step_plot",
+__all__ = ["rail_layout", "rail_wiring", "fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "incast_pfc_step_plot",
            "PFC_STEPS"]
 
 _RAIL_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3", "#8C8C8C"]
@@ -46,11 +46,10 @@ def _cell(ax, x, y, w, h, text, *, kind="compute", alpha=0.3, fontsize=8):
 
 # ----------------------------------------------------------------------------- Fig. 3.9: rails
 
-def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
-    """Fig. 3.9: ``nodes_shown`` dense nodes, GPU *i* of each cabled to rail switch *i*.
-
-    Defaults: the catalog's 8-GPU H100 node and 1,024-GPU reference cluster (lines 2815-2839).
-    """
+def rail_layout(nodes_shown: int, cluster_gpus=None, gpus_per_node=None):
+    """(GPUs per node, cluster GPUs, rails, GPUs per rail, rails as a count) for a drawing of
+    ``nodes_shown`` nodes, checked for legibility. Defaults: the catalog's 8-GPU H100 node and
+    1,024-GPU reference cluster (lines 2815-2839)."""
     per_node = _count(gpus_per_node if gpus_per_node is not None else hw("h100_node.gpus"))
     total = _count(cluster_gpus if cluster_gpus is not None else hw("cluster_1k.gpus"))
     if not 1 <= nodes_shown <= 6:
@@ -58,7 +57,15 @@ def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
     if not 2 <= per_node <= 8:
         raise ValueError(f"gpus_per_node must be between 2 and 8 to draw; got {per_node}")
     rails, per_rail = fabric.rail_groups(total, per_node)
-    n_rails = _count(rails)
+    return per_node, total, rails, per_rail, _count(rails)
+
+
+def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
+    """Fig. 3.9: ``nodes_shown`` dense nodes, GPU *i* of each cabled to rail switch *i*.
+
+    Defaults: the catalog's 8-GPU H100 node and 1,024-GPU reference cluster (lines 2815-2839).
+    """
+    per_node, total, rails, per_rail, n_rails = rail_layout(nodes_shown, cluster_gpus, gpus_per_node)
     same_rail = _count(fabric.switch_traversals(1))
     leaf_spine = _count(fabric.switch_traversals(2))
     t_sw = hw("switch64.traversal_latency")

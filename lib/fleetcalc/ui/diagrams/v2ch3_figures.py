@@ -30,6 +30,7 @@ from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.physics import collectives, fabric, reliability
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+from fleetcalc.ui.diagrams.fabric import rail_layout
 
 __all__ = ["barrier", "east_west", "tail_at_scale", "tail_at_scale_plot", "link_path",
            "alpha_beta_crossover", "rails_traced", "ecmp_flows", "storm_cost_plot"]
@@ -233,14 +234,7 @@ def alpha_beta_crossover(nets=None, n_range=(1e2, 1e10)):
 def rails_traced(highlight: int = 0, nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
     """Fig. 3.9 with every GPU coloured by its rail; the cables of rail ``highlight`` drawn bold,
     the other rails' faint, so one rail can be followed from its GPUs to its switch."""
-    per_node = _count(gpus_per_node if gpus_per_node is not None else hw("h100_node.gpus"))
-    total = _count(cluster_gpus if cluster_gpus is not None else hw("cluster_1k.gpus"))
-    if not 1 <= nodes_shown <= 6:
-        raise ValueError(f"nodes_shown must be between 1 and 6 (legibility); got {nodes_shown}")
-    if not 2 <= per_node <= 8:
-        raise ValueError(f"gpus_per_node must be between 2 and 8 to draw; got {per_node}")
-    rails, per_rail = fabric.rail_groups(total, per_node)
-    n_rails = _count(rails)
+    per_node, total, rails, per_rail, n_rails = rail_layout(nodes_shown, cluster_gpus, gpus_per_node)
     if not 0 <= highlight < n_rails:
         raise ValueError(f"highlight must be a rail between 0 and {n_rails - 1}; got {highlight}")
     gw, gap = 1.0, 1.0
