@@ -171,19 +171,28 @@ def test_worked_step_refuses_an_input_it_cannot_show():
         collectives.ring_allreduce_time.work(8, Q_(1, "GiB"), Q_(5, "us"), Q_(25, "GiB/s"), gamma=Q_(1, "ns/byte"))
 
 
+def test_every_declaration_parses_and_names_only_its_parameters():
+    from fleetcalc.core.equation import check_declaration
+    for name in WITH_EQUATION:
+        check_declaration(DECLARED[name])
+
+
 def test_equation_names_only_its_parameters():
     from fleetcalc.core.calculator import calculator, qty
+    from fleetcalc.core.equation import check_declaration
+
+    @calculator(returns="s", x=qty("s"), equation=eq("y", "x + z", ref="test"))
+    def f(x):
+        return x
     with pytest.raises(TypeError, match="not its parameters"):
-        @calculator(returns="s", x=qty("s"), equation=eq("y", "x + z", ref="test"))
-        def f(x):
-            return x
+        check_declaration(f)
 
 
 def test_equation_refuses_code_it_cannot_show():
     with pytest.raises(ValueError):
-        eq("y", "__import__('os').system('true')", ref="test")
+        eq("y", "__import__('os').system('true')", ref="test").check()
     with pytest.raises(ValueError):
-        eq("y", "x.real", ref="test")
+        eq("y", "x.real", ref="test").check()
 
 
 # --- the formula sheets and the solutions' reasoning ----------------------------------------

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Equation", "eq", "NoEquation", "no_equation", "work", "WorkedStep", "symbol_latex", "FUNCTIONS", "attach", "equations_of"]
+__all__ = ["Equation", "eq", "check_declaration", "NoEquation", "no_equation", "work", "WorkedStep", "symbol_latex", "FUNCTIONS", "attach", "equations_of"]
 
 #: function name -> (numpy implementation, LaTeX template with {0}, {1} for the arguments)
 FUNCTIONS = {
@@ -97,7 +97,10 @@ class Equation:
     where: tuple = ()
     note: str = ""
 
-    def __post_init__(self):
+    def check(self) -> None:
+        """Parse the expression and its ``where`` lines (ValueError on what cannot be shown).
+        Parsing is deferred to first use, so declaring 240 equations costs nothing at import;
+        ``tests/test_equations.py`` checks every declaration."""
         for _, text in self.where:
             _parse(text)
         _parse(self.expr)
@@ -543,6 +546,16 @@ def work(calc, *args, **kwargs) -> WorkedStep:
     return WorkedStep(calc.__name__, eqs, inputs, plain, results, result)
 
 
+def check_declaration(calc) -> None:
+    """Each equation of ``calc`` parses and names only the calculator's own parameters (TypeError
+    or ValueError naming it otherwise). Run by the tests for every calculator, not at import."""
+    for e in equations_of(calc):
+        e.check()
+        unknown = [n for n in e.names if n not in calc.params]
+        if unknown:
+            raise TypeError(f"{calc.__name__}: equation {e.expr!r} names {unknown}, which are not its parameters")
+
+
 def _with_key(e: Equation, key: str) -> Equation:
     return Equation(e.lhs, e.expr, e.ref, e.symbols, key, e.where, e.note)
 
@@ -564,8 +577,5 @@ def attach(calc, equation) -> None:
     for e in eqs:
         if not isinstance(e, Equation):
             raise TypeError(f"{calc.__name__}: equation must be eq(...) or a list of them; got {e!r}")
-        unknown = [n for n in e.names if n not in calc.params]
-        if unknown:
-            raise TypeError(f"{calc.__name__}: equation {e.expr!r} names {unknown}, which are not its parameters")
     calc.equation = eqs[0] if len(eqs) == 1 else tuple(eqs)
     calc.work = lambda *args, **kwargs: work(calc, *args, **kwargs)
