@@ -199,3 +199,15 @@ def test_snapped_limits_cover_the_data_and_stay_put_for_small_moves():
     assert ax.get_xlim() == (0, 3) and ax.get_ylim() == pytest.approx((1e-3, 1e2))
     fit_limits(ax, x=(0, 2.7), y=(0.004, 55))
     assert ax.get_xlim() == (0, 3) and ax.get_ylim() == pytest.approx((1e-3, 1e2))
+
+
+def test_a_log_slider_grid_passes_through_its_starting_value():
+    """The browser snaps a log slider onto min + k step (in decades). From log10(0.5) in steps of
+    0.01, 2 TB/s would become 10**0.299 = 1.99 TB/s on the first sync; the grid is shifted so the
+    book's value lies on it, and stays inside the knob's range."""
+    import math
+    from fleetcalc.ui.widgets import _log_grid
+    lo, hi = _log_grid(2.0, 0.5, 10.0, 0.01)
+    k = (math.log10(2.0) - lo) / 0.01
+    assert abs(k - round(k)) < 1e-9
+    assert 0.5 <= 10 ** lo and 10 ** hi <= 10.0 + 1e-12 and 10 ** lo < 0.52 and 10 ** hi > 9.7

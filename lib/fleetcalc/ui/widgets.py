@@ -194,6 +194,16 @@ def knob(value, min=None, max=None, step=None, *, unit: str | None = None, label
     return Knob(value, min, max, step, unit=unit, label=label, log=log)
 
 
+def _log_grid(value, lo, hi, step):
+    """Exponent ends of a log slider whose grid (min + k step, in decades) passes through the
+    starting value, inside [lo, hi]: the browser snaps a slider onto its grid, and a grid from
+    log10(0.5) in steps of 0.01 would turn 2 TB/s into 1.99 TB/s on the first sync."""
+    e = math.log10(value)
+    below = math.floor((e - math.log10(lo)) / step + 1e-9)
+    above = math.floor((math.log10(hi) - e) / step + 1e-9)
+    return e - below * step, e + above * step
+
+
 def _widget_for(name: str, k: Knob):
     desc = k.label or name
     if k.unit and k.options is None:
@@ -203,7 +213,8 @@ def _widget_for(name: str, k: Knob):
     if k.options is not None:
         return widgets.Dropdown(options=k.options, value=k.value, description=desc, style=style, layout=layout)
     if k.log:
-        return widgets.FloatLogSlider(value=k.value, base=10, min=math.log10(k.min), max=math.log10(k.max),
+        lo, hi = _log_grid(k.value, k.min, k.max, k.step)
+        return widgets.FloatLogSlider(value=k.value, base=10, min=lo, max=hi,
                                       step=k.step, description=desc, style=style, layout=layout,
                                       readout_format=".4g")
     if k.is_int:
