@@ -31,6 +31,20 @@ _TERM_KIND = {"data": "memory", "compute": "compute", "latency": "idle"}
 _TERM_LABEL = {"data": "data  D_vol / BW", "compute": "compute  O / (R_peak η_hw)", "latency": "overhead  L_lat"}
 
 
+
+def _finish_log_axes(fig, ax, xlabel, ylabel, title, legend_loc):
+    """The log-log axes of this module's curves: labels, plain tick labels, grid, legend, title."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.tick_params(labelsize=8)
+    ax.grid(True, alpha=0.25)
+    _plain_log(ax)
+    ax.legend(fontsize=7, loc=legend_loc)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+
 def _figure(size, ncols=1):
     from matplotlib.figure import Figure
 
@@ -101,17 +115,8 @@ def alpha_beta_curve(alpha, beta, *, n_range=(Q_(1, "byte"), Q_(1, "GB")), title
     ax.axvline(n_star, color=PALETTE["fault"], lw=1)
     ax.annotate(f"n* = αβ = {fmt(Q_(n_star, 'byte'), 'auto', sig=3)}\n(T = 2α here)", (n_star, T_star * 1e6),
                 xytext=(10, -30), textcoords="offset points", fontsize=8)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
     ax.set_ylim(a * 1e6 / 3, T.max() * 1e6 * 2)
-    ax.set_xlabel("message size n (bytes)", fontsize=9)
-    ax.set_ylabel("time (µs)", fontsize=9)
-    ax.tick_params(labelsize=8)
-    ax.grid(True, alpha=0.25)
-    _plain_log(ax)
-    ax.legend(fontsize=7, loc="upper left")
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+    _finish_log_axes(fig, ax, "message size n (bytes)", "time (µs)", title, "upper left")
     fig.n_star, fig.T_at_n_star = float(n_star), T_star
     return fig
 
@@ -250,16 +255,7 @@ def checkpoint_interval(C, mtbf_one, N, R_f=Q_(0, "s"),
                     xytext=(dx, -34 if ww >= 1 else 8), textcoords="offset points", fontsize=8,
                     ha="left" if dx > 0 else "right")
     ax.set_ylim(w_star * 100 / 2, 150)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("checkpoint interval τ (minutes)", fontsize=9)
-    ax.set_ylabel("share of time wasted (%)", fontsize=9)
-    ax.tick_params(labelsize=8)
-    ax.grid(True, alpha=0.25)
-    _plain_log(ax)
-    ax.legend(fontsize=7, loc="upper center")
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+    _finish_log_axes(fig, ax, "checkpoint interval τ (minutes)", "share of time wasted (%)", title, "upper center")
     fig.tau_star, fig.tau_naive, fig.w_star, fig.w_naive = ts, tn, w_star, w_naive
     return fig
 
