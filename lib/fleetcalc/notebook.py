@@ -23,6 +23,7 @@ from fleetcalc.core.units import Q_, fmt, ureg
 from fleetcalc.core.validate import InputError
 from fleetcalc.ui.diagrams import show
 from fleetcalc.ui.exercises import Answer, Exercise, answer_first, check, exercise, part, publish, register, show_work
+from fleetcalc.core.job import our_job
 from fleetcalc.ui.quiz import question, quiz
 from fleetcalc.ui.widgets import knob, panel
 
@@ -32,6 +33,6 @@ globals().update({name: importlib.import_module(f"fleetcalc.physics.{name}") for
 
 __all__ = ["np", "Q_", "ureg", "fmt", "InputError", "hw", "entry", "entries", "children", "vendor_table", "notation", "book_says", "assume",
            "vendor_note", "panel", "knob", "show", "check", "exercise", "publish", "part", "answer_first",
-           "Answer", "Exercise", "register", "show_work", "quiz", "question", *PHYSICS]
+           "Answer", "Exercise", "register", "show_work", "quiz", "question", "our_job", *PHYSICS]
 
 print(f"fleetcalc {__version__}: every printed number below is recomputed and checked against the book")
