@@ -120,3 +120,19 @@ def test_figures_are_not_registered_with_pyplot():
             if "matplotlib.pyplot" in names or (mod == "matplotlib" and "pyplot" in names) or mod == "matplotlib.pyplot":
                 found.append(str(path.relative_to(ROOT)))
     assert not found, found
+
+
+def test_the_facade_leaves_ipywidgets_and_matplotlib_for_the_first_panel_or_figure():
+    """The setup cell imports the facade; ipywidgets (0.2 s) and matplotlib wait for the first
+    panel or figure, so the first cell a student runs stays light (see `make bench`)."""
+    import subprocess
+    import sys
+    code = ("import sys; from fleetcalc.notebook import *; Q_(1, 'GB'); "
+            "print(sorted(m for m in ('ipywidgets', 'matplotlib') if m in sys.modules)); "
+            "print(panel.__doc__.split()[0], 'slider' in repr(knob(5, 1, 10)).lower() or 'Knob' in type(knob(5, 1, 10)).__name__); "
+            "print(sorted(m for m in ('ipywidgets',) if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(PKG.parent), "PATH": ""}).stdout.splitlines()
+    assert out[1] == "[]"
+    assert out[2].endswith("True")
+    assert out[3] == "['ipywidgets']"
