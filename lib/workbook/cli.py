@@ -60,7 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[workbook.ROOT_ENV] = str(root)   # for the processes the tools start
         workbook.ROOT = root                        # read by each tool module when it is imported
     module_name, front, _ = COMMANDS[a.command]
-    module = importlib.import_module(f"workbook.{module_name}")
+    try:
+        module = importlib.import_module(f"workbook.{module_name}")
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] in ("workbook", "fleetcalc"):
+            raise
+        raise SystemExit(f"workbook {a.command}: needs the package {e.name!r}, which the tooling extra installs: "
+                         f'pip install "fleetcalc[tools]" (make venv installs everything)') from None
     saved = sys.argv[0]
     sys.argv[0] = "workbook" if front else f"workbook {a.command}"   # argparse's prog in usage lines
     try:
