@@ -1,6 +1,9 @@
 # The workbook's commands. Each target sets up what it needs (a virtual environment in .venv).
-#   make test      - install everything and run every test (what CI runs)
-#   make test-fast - unit, property, fuzz and pipeline tests only (no site, browser or notebook runs)
+#   make test      - install everything and run every test (what CI runs): tests/ and nbval over the
+#                    chapter, solution and exercise notebooks
+#   make test-fast - tests/ without the tests marked slow (no site builds, browsers or nbval); some of
+#                    its tests still run notebooks' code: the panel-range sweep and the determinism
+#                    check execute every notebook's cells, outside nbval
 #   make book      - build the static sites (student and instructor, with the panels' scrub frames)
 #                    and the JupyterLite build their launch buttons open, into _build/
 #   make lab       - open JupyterLab on the workbook
