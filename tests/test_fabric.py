@@ -165,3 +165,10 @@ def test_inverses():
     p = fabric.max_device_probability(0.01, 24576).magnitude
     assert p == pytest.approx(1 - 0.99 ** (1 / 24576), rel=1e-9)
     assert fabric.pfc_storm_probability(p, 24576).magnitude == pytest.approx(0.01, rel=1e-9)
+
+
+def test_fat_tree_bisection_links_by_hand():
+    # a non-blocking tree of 1,024 hosts carries 512 host links across its cut; 4:1 -> 128 (Vol. 2 §3.5, line 2748)
+    from fleetcalc.physics.fabric import fat_tree_bisection_links
+    assert fat_tree_bisection_links(1024).magnitude == 512
+    assert fat_tree_bisection_links(1024, 4).magnitude == 128

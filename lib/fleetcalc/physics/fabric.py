@@ -32,7 +32,7 @@ __all__ = [
     "idle_gpu_cost", "fat_tree_hosts", "fat_tree_pod_hosts", "fat_tree_switches",
     "fat_tree_links", "fat_tree_tiers_needed", "fat_tree_min_radix", "max_device_probability", "switch_traversals", "path_latency",
     "rail_groups", "dragonfly_hosts", "slowdown_from_fraction", "torus_nodes",
-    "torus_diameter", "torus_bisection_links", "torus_neighbors", "incast_overload",
+    "torus_diameter", "torus_bisection_links", "fat_tree_bisection_links", "torus_neighbors", "incast_overload",
     "buffer_fill_time", "transceivers", "pfc_storm_probability", "expected_storms", "storm_idle_gpu_time",
     "straggler_gpu_steps", "ecmp_max_load_cdf", "ecmp_collision_probability",
     "ecmp_expected_max_load", "ecmp_expected_slowdown",
@@ -72,6 +72,16 @@ def bisection_crossing_bytes(hosts, per_host):
     """Bytes that must cross the bisection when each host of one half sends ``per_host`` to the
     other half: (hosts / 2) x per_host (Vol. 2 Ch. 3 §3.5, line 2801: 512 x 100 GB = 51,200 GB)."""
     return hosts / 2.0 * per_host
+
+
+@calculator(returns="", hosts=whole(ge=2), oversubscription=num(ge=1, doc="downlink / uplink capacity, 1 = non-blocking"),
+            equation=eq(r"L_{\mathrm{bisect}}", "hosts/(2*oversubscription)",
+                        symbols={"hosts": "N", "oversubscription": r"\mathrm{oversub}"},
+                        ref="Vol. 2 §3.5 (line 2748: a non-blocking tree carries half its hosts' links across the cut)"))
+def fat_tree_bisection_links(hosts, oversubscription=1):
+    """Host links' worth of capacity across the bisection of a fat-tree: N / (2 x oversubscription)
+    (:func:`bisection_bandwidth` divided by one link's rate; Vol. 2 Ch. 3 §3.5, line 2748)."""
+    return hosts / (2.0 * oversubscription)
 
 
 # --- what a slower network costs (§3.1, §3.5, §3.6) ------------------------------------------

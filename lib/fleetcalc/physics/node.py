@@ -21,6 +21,7 @@ import functools
 
 import numpy as np
 
+from fleetcalc.core.catalog import hw
 from fleetcalc.core.calculator import anything, calculator, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.units import Quantity, ureg
@@ -31,7 +32,7 @@ __all__ = [
     "tier_array", "staircase_times", "pcie_encoding", "pcie_link_bandwidth",
     "pcie_generation_bandwidth", "pcie_lanes_left", "aggregate_bandwidth", "per_link_bandwidth",
     "ring_links", "full_mesh_links", "ring_max_hops", "hidden_tensor_bytes", "per_step_comm_time",
-    "stall_fraction",
+    "stall_fraction", "Layout", "layout", "socket_of", "route", "crosses_socket",
 ]
 
 
@@ -220,3 +221,69 @@ def stall_fraction(t_comm, t_compute):
     if np.any(t_comm + t_compute <= 0):
         raise InputError(f"t_comm + t_compute must be > 0 s; got {t_comm} s and {t_compute} s")
     return t_comm / (t_comm + t_compute)
+
+
+# --- the node's component graph: which PCIe/memory route a transfer takes (Ch. 28 Fig. 28.3) ---
+# A DGX H100-like node (Vol. 2 §2.6, lines 2010-2012): two CPUs, each a PCIe root complex with two
+# PCIe switches; under each switch GPUs and NICs in pairs. Exercise 28.4's slow path is a transfer
+# from memory on one socket to a GPU under the other, so it crosses the socket link; its bandwidth
+# is :func:`fleetcalc.physics.pipeline.effective_bandwidth_numa`.
+
+class Layout:
+    """Components of the node and the links between them (an undirected tree plus the socket link)."""
+
+    def __init__(self, gpus: int, cpus: int, nics: int):
+        if cpus != 2:
+            raise ValueError(f"cpus must be 2 (a dual-socket node, Fig. 28.3); got {cpus}")
+        if gpus < 2 or gpus % 4:
+            raise ValueError(f"gpus must be a multiple of 4 (two PCIe switches per socket); got {gpus}")
+        if nics != gpus:
+            raise ValueError(f"nics must equal gpus (one NIC per GPU, line 2010); got nics={nics}, gpus={gpus}")
+        self.gpus, self.cpus, self.nics = gpus, cpus, nics
+        per_switch = gpus // (2 * cpus)
+        self.parent = {"cpu0": None, "cpu1": None, "dram0": "cpu0", "dram1": "cpu1"}
+        for s in range(2 * cpus):
+            self.parent[f"sw{s}"] = f"cpu{s // 2}"
+            for j in range(per_switch):
+                self.parent[f"gpu{s * per_switch + j}"] = f"sw{s}"
+                self.parent[f"nic{s * per_switch + j}"] = f"sw{s}"
+        self.per_switch = per_switch
+
+    def up(self, node: str) -> list[str]:
+        if node not in self.parent:
+            raise KeyError(f"no component {node!r} in this node; components: {sorted(self.parent)}")
+        path = [node]
+        while self.parent[path[-1]] is not None:
+            path.append(self.parent[path[-1]])
+        return path
+
+
+def layout(gpus=None, cpus=None, nics=None) -> Layout:
+    """The node of the figure; defaults from the catalog's DGX H100 (8 GPUs, 2 CPUs, 8 HCAs)."""
+    g = int(hw("dgx_h100.gpus").magnitude) if gpus is None else int(gpus)
+    c = int(hw("dgx_h100.cpus").magnitude) if cpus is None else int(cpus)
+    n = int(hw("dgx_h100.hcas").magnitude) if nics is None else int(nics)
+    return Layout(g, c, n)
+
+
+def socket_of(lay: Layout, node: str) -> int:
+    """Which CPU socket (NUMA node) a component hangs under."""
+    return int(lay.up(node)[-1][-1])
+
+
+def route(lay: Layout, a: str, b: str) -> list[str]:
+    """Components a PCIe/memory transfer from ``a`` to ``b`` passes, ends included (no NVLink).
+
+    Up from ``a`` to the first common ancestor and down to ``b``; if the two hang under different
+    CPUs, the route goes CPU -> socket link -> CPU.
+    """
+    ua, ub = lay.up(a), lay.up(b)
+    common = next((x for x in ua if x in ub), None)
+    if common is not None:
+        return ua[:ua.index(common) + 1] + list(reversed(ub[:ub.index(common)]))
+    return ua + ["socket link"] + list(reversed(ub))
+
+
+def crosses_socket(lay: Layout, a: str, b: str) -> bool:
+    """True when the transfer a -> b has to cross the socket interconnect (UPI / Infinity Fabric)."""
+    return "socket link" in route(lay, a, b)

@@ -6,13 +6,14 @@ complex; 8 GPUs, 8 InfiniBand HCAs, half behind each CPU; an NVLink/NVSwitch fab
 GPUs) and highlight the routes that cross the socket interconnect. The labels are catalog values
 (``hw``) or calculator results (:func:`fleetcalc.physics.pipeline.effective_bandwidth_numa` for the socket hop).
 
-The routing itself is a small calculator here (:func:`route`, :func:`crosses_socket`), because no
-library module models a node's component graph: a route is the list of components a transfer
-passes, and it crosses the socket link exactly when its two ends sit under different CPUs.
+The routing is physics (:func:`fleetcalc.physics.node.route`, :func:`~fleetcalc.physics.node.crosses_socket`):
+a route is the list of components a transfer passes, and it crosses the socket link exactly when
+its two ends sit under different CPUs. This module only draws it.
 """
 from __future__ import annotations
 
 from fleetcalc.core.catalog import hw
+from fleetcalc.physics.node import Layout, crosses_socket, layout, route, socket_of
 from fleetcalc.physics.pipeline import effective_bandwidth_numa
 from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
@@ -26,66 +27,6 @@ EXAMPLE_ROUTES = {
     "GPU 1 -> NIC on the other socket": ("gpu1", "nic5"),
     "GPU 0 -> NIC under its own switch (short)": ("gpu0", "nic0"),
 }
-
-
-class Layout:
-    """Components of the node and the links between them (an undirected tree plus the socket link)."""
-
-    def __init__(self, gpus: int, cpus: int, nics: int):
-        if cpus != 2:
-            raise ValueError(f"cpus must be 2 (a dual-socket node, Fig. 28.3); got {cpus}")
-        if gpus < 2 or gpus % 4:
-            raise ValueError(f"gpus must be a multiple of 4 (two PCIe switches per socket); got {gpus}")
-        if nics != gpus:
-            raise ValueError(f"nics must equal gpus (one NIC per GPU, line 2010); got nics={nics}, gpus={gpus}")
-        self.gpus, self.cpus, self.nics = gpus, cpus, nics
-        per_switch = gpus // (2 * cpus)
-        self.parent = {"cpu0": None, "cpu1": None, "dram0": "cpu0", "dram1": "cpu1"}
-        for s in range(2 * cpus):
-            self.parent[f"sw{s}"] = f"cpu{s // 2}"
-            for j in range(per_switch):
-                self.parent[f"gpu{s * per_switch + j}"] = f"sw{s}"
-                self.parent[f"nic{s * per_switch + j}"] = f"sw{s}"
-        self.per_switch = per_switch
-
-    def up(self, node: str) -> list[str]:
-        if node not in self.parent:
-            raise KeyError(f"no component {node!r} in this node; components: {sorted(self.parent)}")
-        path = [node]
-        while self.parent[path[-1]] is not None:
-            path.append(self.parent[path[-1]])
-        return path
-
-
-def layout(gpus=None, cpus=None, nics=None) -> Layout:
-    """The node of the figure; defaults from the catalog's DGX H100 (8 GPUs, 2 CPUs, 8 HCAs)."""
-    g = int(hw("dgx_h100.gpus").magnitude) if gpus is None else int(gpus)
-    c = int(hw("dgx_h100.cpus").magnitude) if cpus is None else int(cpus)
-    n = int(hw("dgx_h100.hcas").magnitude) if nics is None else int(nics)
-    return Layout(g, c, n)
-
-
-def socket_of(lay: Layout, node: str) -> int:
-    """Which CPU socket (NUMA node) a component hangs under."""
-    return int(lay.up(node)[-1][-1])
-
-
-def route(lay: Layout, a: str, b: str) -> list[str]:
-    """Components a PCIe/memory transfer from ``a`` to ``b`` passes, ends included (no NVLink).
-
-    Up from ``a`` to the first common ancestor and down to ``b``; if the two hang under different
-    CPUs, the route goes CPU -> socket link -> CPU.
-    """
-    ua, ub = lay.up(a), lay.up(b)
-    common = next((x for x in ua if x in ub), None)
-    if common is not None:
-        return ua[:ua.index(common) + 1] + list(reversed(ub[:ub.index(common)]))
-    return ua + ["socket link"] + list(reversed(ub))
-
-
-def crosses_socket(lay: Layout, a: str, b: str) -> bool:
-    """True when the transfer a -> b has to cross the socket interconnect (UPI / Infinity Fabric)."""
-    return "socket link" in route(lay, a, b)
 
 
 def _positions(lay: Layout):

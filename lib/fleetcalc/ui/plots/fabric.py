@@ -243,16 +243,20 @@ def torus_panel(ax, inputs, results):
     """Bisection links of a cubic 3-D torus (2 N^(2/3)) against a non-blocking fat-tree (N/2), and
     the torus diameter on a second axis (Vol. 2 Ch. 3 §3.5). Needs ``side``."""
     sides = np.arange(4, 34, 2)
-    n = sides ** 3
-    ax.loglog(n, n / 2, color="#1f4e79", lw=2, label="fat-tree: N/2 host links")
-    ax.loglog(n, 2 * sides ** 2, color="#e15759", lw=2, label="3-D torus: 2 k² links")
+    n = np.array([fabric.torus_nodes.kernel((k, k, k)) for k in sides])
+    torus = np.array([fabric.torus_bisection_links.kernel((k, k, k)) for k in sides])
+    ax.loglog(n, fabric.fat_tree_bisection_links.kernel(n), color="#1f4e79", lw=2, label="fat-tree: N/2 host links")
+    ax.loglog(n, torus, color="#e15759", lw=2, label="3-D torus: 2 k² links")
     (pt,) = ax.plot([64], [32], "o", color="#c0392b", ms=8, zorder=5)
     log_axes(ax, "nodes N = k³", "links across the bisection")
 
     def update(inputs, res):
         k = int(res["side"])
-        pt.set_data([k ** 3], [2 * k ** 2])
-        ax.set_title(f"k = {k}: torus keeps {2 * k ** 2 / (k ** 3 / 2):.0%} of the fat-tree's cut", fontsize=9)
+        nodes = fabric.torus_nodes.kernel((k, k, k))
+        cut = fabric.torus_bisection_links.kernel((k, k, k))
+        pt.set_data([nodes], [cut])
+        ax.set_title(f"k = {k}: torus keeps {cut / fabric.fat_tree_bisection_links.kernel(nodes):.0%} of the fat-tree's cut",
+                     fontsize=9)
 
     update(inputs, results)
     return update
