@@ -54,7 +54,7 @@ def ring_allreduce_state(p, step) -> RingState:
     """The chunk ownership of a ring all-reduce of ``p`` processes after ``step`` steps
     (0 <= step <= 2(p-1)); see the module docstring for the schedule."""
     p = _p(p)
-    last = 2 * (p - 1)
+    last = ring_steps(p)
     if isinstance(step, bool) or not float(step).is_integer() or not 0 <= int(step) <= last:
         raise InputError(f"step must be a whole number in 0..2(p-1) = 0..{last} for p = {p}; got {step!r}")
     step = int(step)

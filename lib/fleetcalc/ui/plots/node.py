@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fleetcalc.core.units import Q_
+from fleetcalc.physics import node
 from fleetcalc.physics.fabric import utilization
 from fleetcalc.ui.plots import fit_limits, plain_log_ticks
 
@@ -127,7 +128,7 @@ def topology_counts(ax, inputs, results):
     Needs ``results`` with ``N`` (int), ``ring`` and ``mesh`` (link counts at N)."""
     n = np.arange(3, 65)
     ax.plot(n, n, color=BLUE, lw=2, label="ring: N links, up to N/2 hops")
-    ax.plot(n, n * (n - 1) / 2, color=RED, lw=2, label="full mesh: N(N-1)/2 links, 1 hop")
+    ax.plot(n, node.full_mesh_links.kernel(n), color=RED, lw=2, label="full mesh: N(N-1)/2 links, 1 hop")
     (p_ring,) = ax.plot([0], [0], "o", color=BLUE, ms=8)
     (p_mesh,) = ax.plot([0], [0], "o", color=RED, ms=8)
     txt = ax.text(0, 0, "", fontsize=8)

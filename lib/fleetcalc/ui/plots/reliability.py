@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fleetcalc.physics import reliability
+
 from fleetcalc.ui.plots import fit_limits, plain_log_ticks
 
 
@@ -14,7 +16,8 @@ def waste_panel(ax, inputs, results):
         C, M, R = (res[k].to("s").magnitude for k in ("C", "M", "R_f"))
         ts = res["tau_star"].to("s").magnitude
         tau = np.logspace(np.log10(ts / 30), np.log10(ts * 30), 200)
-        save, lost, rec = C / tau, tau / (2 * M), np.full_like(tau, R / M)
+        terms = reliability.waste_terms.kernel(tau, C, M, R)
+        save, lost, rec = terms["save"], terms["lost"], terms["recover"]
         return tau / 60, 100 * save, 100 * lost, 100 * rec, 100 * (save + lost + rec)
 
     x, s, l, r, w = curves(results)
