@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fleetcalc.physics
-from fleetcalc.core.calculator import is_calculator
+from fleetcalc.core.calculator import WHOLE, is_calculator
 from fleetcalc.core.units import Q_, Quantity
 from fleetcalc.core.validate import nonfinite_parts
 
@@ -39,6 +39,10 @@ from strategies import array_of, malformed, outside, strategy, typical
 
 # Public physics functions that are not declared calculators, and why.
 PLAIN: dict[str, str] = {
+    "node.layout": "builds the node's component graph from the catalog (a structure, not a number)",
+    "node.route": "the components a transfer passes (a list of names, not a number)",
+    "node.crosses_socket": "whether a route crosses the socket link (a yes/no over node.route)",
+    "node.socket_of": "which CPU a component hangs under (a name lookup in the graph)",
     "devices.device": "looks up a catalog entry by its label (a string); no numbers to declare",
     "devices.ridge_table": "a table of catalog entries; takes nothing",
     "devices.gpu_generation_table": "Table 2.2 from the catalog; takes nothing",
@@ -251,7 +255,7 @@ def test_kernel_is_the_same_formula(name):
     kw = baseline(name)
     checked = calc(**kw)
     fast = calc.kernel(**{**{p: v for p, v in calc.defaults.items()}, **_floats(calc, kw)})
-    want = _base_magnitude(checked) if calc.returns else checked.m_as("")
+    want = (checked if calc.returns == WHOLE else _base_magnitude(checked) if calc.returns else checked.m_as(""))
     assert np.allclose(np.asarray(fast, dtype=float), want, rtol=1e-12, atol=0), (fast, want)
 
 
@@ -266,7 +270,9 @@ def test_docs_and_hints_come_from_the_declaration(name):
             assert decl.unit in doc
     sig = inspect.signature(calc)
     assert all(q.annotation is not inspect.Parameter.empty for q in sig.parameters.values())
-    if isinstance(calc.returns, str):
+    if calc.returns == WHOLE:
+        assert sig.return_annotation is int   # a whole number comes back as an int
+    elif isinstance(calc.returns, str):
         assert sig.return_annotation is Quantity
     first = doc.strip().splitlines()[0]
     assert len(first) > 10 and not first.startswith("Parameters"), f"{name}: no formula line"

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from fleetcalc.core.units import Q_, Quantity
-from fleetcalc.core.validate import InputError, magnitude, out
+from fleetcalc.core.validate import CEIL_TOLERANCE, InputError, as_count, ceil_count, magnitude, out
 
 __all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "anything", "calculator",
-           "is_calculator", "calculators_in", "record_calls", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
+           "is_calculator", "calculators_in", "record_calls", "WHOLE", "ceil_count", "CEIL_TOLERANCE", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,8 @@ class Param:
             if value not in self.choices:
                 raise InputError(f"{name} must be one of {', '.join(map(repr, self.choices))}; got {value!r}")
             return value
+        if self.kind == "whole" and isinstance(value, Quantity):
+            value = _count_magnitude(name, value)   # 1,024 device counts as 1,024 devices
         unit = self.unit if (self.kind == "quantity" or isinstance(value, Quantity)) else ""
         mag = magnitude(name, value, unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le,
                         integer=self.kind == "whole")
@@ -100,6 +102,18 @@ class Param:
         """The type hint this parameter shows in the signature."""
         return {"quantity": Quantity, "number": float, "amount": float | Quantity, "whole": int,
                 "choice": str}.get(self.kind, Any)
+
+
+#: Units of things counted one by one: a whole-number parameter accepts a count in one of them
+#: (``our_job.N`` is 1,024 device), as well as a plain number.
+COUNT_UNITS = ("device", "token", "param", "request", "batch")
+
+
+def _count_magnitude(name: str, value):
+    for u in COUNT_UNITS:
+        if value.dimensionality == Q_(1, u).dimensionality:
+            return value.to(u).magnitude
+    return value
 
 
 def _num(x) -> str:
@@ -173,9 +187,16 @@ def base_unit(unit: str) -> str:
     return _base(unit)[1] if unit else ""
 
 
+#: ``returns=WHOLE``: the result is a whole number (devices, batches, objects), handed back as an
+#: int or an int array; the kernel computes it as a float (with :func:`~fleetcalc.core.validate.ceil_count`).
+WHOLE = "whole number"
+
+
 def _wrap(result, returns):
     if returns is None:
         return result
+    if returns == WHOLE:
+        return as_count(result)
     if isinstance(returns, str):
         if returns:
             factor = base_factor(returns)
@@ -203,6 +224,8 @@ def _returns_text(returns) -> str:
 
 
 def _returns_hint(returns):
+    if returns == WHOLE:
+        return int
     if isinstance(returns, str):
         return Quantity
     if isinstance(returns, dict):

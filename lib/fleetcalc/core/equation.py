@@ -36,12 +36,16 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fleetcalc.core.validate import ceil_count as _ceil_count
+
 __all__ = ["Equation", "eq", "check_declaration", "NoEquation", "no_equation", "work", "WorkedStep", "symbol_latex", "FUNCTIONS", "attach", "equations_of"]
 
 #: function name -> (numpy implementation, LaTeX template with {0}, {1} for the arguments)
 FUNCTIONS = {
     "sqrt": (np.sqrt, r"\sqrt{{{0}}}"),
     "ceil": (np.ceil, r"\left\lceil {0} \right\rceil"),
+    # a whole-number ceiling that forgives float noise (core.validate.ceil_count), printed as a ceiling
+    "ceil_count": (lambda x: _ceil_count(x), r"\left\lceil {0} \right\rceil"),
     "floor": (np.floor, r"\left\lfloor {0} \right\rfloor"),
     "log2": (np.log2, r"\log_2\left({0}\right)"),
     "log10": (np.log10, r"\log_{{10}}\left({0}\right)"),

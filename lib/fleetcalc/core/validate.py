@@ -163,3 +163,22 @@ def nonfinite_parts(value, where: str = "result") -> list[str]:
     except (TypeError, ValueError):
         return []  # not numeric (an object a plot uses): nothing to check
     return [] if np.all(np.isfinite(arr)) else [where]
+
+
+#: Relative tolerance of a whole-number ceiling: a quotient that float rounding nudged just above a
+#: whole number (350 GB / 70 GB = 5.000000000000001) still counts 5, not 6. One value for the library.
+CEIL_TOLERANCE = 1e-9
+
+
+def ceil_count(x):
+    """The least whole number >= x, forgiving float noise: ceil(x - 1e-9 max(|x|, 1)) (scalar or array).
+
+    Written ``ceil_count(x)`` in a declared equation, printed as the ceiling of x."""
+    x = np.asarray(x, dtype=float) if not np.isscalar(x) else float(x)
+    return np.ceil(x - CEIL_TOLERANCE * np.maximum(np.abs(x), 1.0))
+
+
+def as_count(x):
+    """A whole-number result as an int (scalar) or an int array: the checked call's cast for a
+    calculator declared ``returns=WHOLE``."""
+    return int(x) if np.ndim(x) == 0 else np.asarray(x).astype(int)

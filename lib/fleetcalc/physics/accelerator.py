@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fleetcalc.core.calculator import calculator, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, calculator, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
-from fleetcalc.core.validate import InputError
+from fleetcalc.core.validate import InputError, as_count
 from fleetcalc.physics.roofline import matmul_flops
 
 __all__ = [
@@ -66,7 +66,7 @@ def resident_block_limits(R_SM, r, t, H_SM, h, T_SM, n_arch):
     else:
         limits["shared_memory"] = np.floor(H_SM / h + 1e-12)
     ordered = {k: limits[k] for k in LIMIT_NAMES if k in limits}
-    return {k: (int(v) if np.ndim(v) == 0 else v.astype(int)) for k, v in ordered.items()}
+    return {k: as_count(v) for k, v in ordered.items()}
 
 
 @dataclass(frozen=True)
@@ -95,13 +95,12 @@ def resident_blocks(R_SM, r, t, H_SM, h, T_SM, n_arch) -> ResidentBlocks:
     return ResidentBlocks(bound=bound, limits=limits, binding=tuple(k for k, v in limits.items() if v == bound))
 
 
-@calculator(returns=None, t=whole(doc="threads per block"), warp_size=_WARP_SIZE,
+@calculator(returns=WHOLE, t=whole(doc="threads per block"), warp_size=_WARP_SIZE,
             equation=eq(r"n_{\mathrm{warp}}", "ceil(t/warp_size)", symbols={"warp_size": "w"},
                         ref="Ch. 28 §28.2 (a warp is usually 32 threads)"))
 def warps_per_block(t, warp_size=32):
     """ceil(t / warp size) warps per block (a partial warp still occupies a warp slot)."""
-    c = np.ceil(t / warp_size)
-    return int(c) if np.ndim(c) == 0 else c.astype(int)
+    return np.ceil(t / warp_size)
 
 
 @calculator(returns="", blocks=whole(ge=0, doc="resident blocks"), t=whole(doc="threads per block"),
@@ -119,13 +118,12 @@ def occupancy(blocks, t, T_SM, warp_size=32):
     return active / most
 
 
-@calculator(returns=None, x=whole(doc="dimension"), multiple=whole(doc="hardware tile"),
+@calculator(returns=WHOLE, x=whole(doc="dimension"), multiple=whole(doc="hardware tile"),
             equation=eq(r"\widetilde x", "ceil(x/multiple)*multiple", symbols=_MULTIPLE,
                         ref="Ch. 28 §28.2 (padding to the matrix unit's tile)"))
 def pad_to(x, multiple):
     """Round a dimension up to the hardware tile: ceil(x / multiple) x multiple (§28.2)."""
-    c = np.ceil(x / multiple) * multiple
-    return int(c) if np.ndim(c) == 0 else c.astype(int)
+    return np.ceil(x / multiple) * multiple
 
 
 @calculator(returns="FLOP", **_DIMS,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
+from fleetcalc.core.calculator import CEIL_TOLERANCE, WHOLE, ceil_count, calculator, fraction, num, qty, whole
 from fleetcalc.core.equation import eq
 
 __all__ = [
@@ -18,15 +18,6 @@ __all__ = [
     "replica_throughput", "replicas_needed", "kv_capacity_requests",
 ]
 
-
-def _ceil(x):
-    c = np.ceil(np.asarray(x) - 1e-9 * np.maximum(np.abs(x), 1.0))   # not a unit factor: rounding tolerance
-    return int(c) if np.ndim(c) == 0 else c.astype(int)
-
-
-def _whole(k):
-    """A checked count as int (scalar) or int array."""
-    return int(k) if np.ndim(k) == 0 else np.asarray(k).astype(int)
 
 
 _TOKENS = qty("token", gt=0, doc="tokens to train on")
@@ -52,24 +43,23 @@ def devices_lower_bound(tokens, deadline, rate_per_device):
     return tokens / (rate_per_device * deadline)
 
 
-@calculator(returns=None, devices=whole(), per_node=whole(doc="devices per node"),
-            equation=eq(r"N_{\mathrm{nodes}}", "ceil(devices/per_node)*per_node",
+@calculator(returns=WHOLE, devices=whole(), per_node=whole(doc="devices per node"),
+            equation=eq(r"N_{\mathrm{nodes}}", "ceil_count(devices/per_node)*per_node",
                         symbols={"devices": "N", "per_node": "k"}, ref="Ch. 28 §28.9, Example 27.3 (whole nodes)"))
 def round_up_to_nodes(devices, per_node):
     """Whole nodes: ceil(devices / per_node) x per_node (Example 27.3: 62 -> 64 on 8-device nodes)."""
-    k = _whole(per_node)
-    return _ceil(devices / k) * k
+    return ceil_count(devices / per_node) * per_node
 
 
-@calculator(returns=None, tokens=_TOKENS, deadline=qty("s", gt=0), rate_per_device=_RATE,
+@calculator(returns=WHOLE, tokens=_TOKENS, deadline=qty("s", gt=0), rate_per_device=_RATE,
             per_node=whole(doc="devices per node"),
-            equation=eq("N", "ceil(ceil(tokens/(rate_per_device*deadline))/per_node)*per_node",
+            equation=eq("N", "ceil_count(ceil_count(tokens/(rate_per_device*deadline))/per_node)*per_node",
                         symbols={**_SYM, "per_node": "k"},
                         ref="Ch. 28 §28.9, Example 27.3 (Eq. 28.27 solved for N, whole nodes)"))
 def devices_for_deadline(tokens, deadline, rate_per_device, per_node=1):
     """Least whole devices (rounded up to whole nodes of ``per_node``) that finish ``tokens`` by
     ``deadline`` (Ch. 28 Eq. 28.27 solved for the device count, Example 27.3)."""
-    whole_devices = _ceil(devices_lower_bound.kernel(tokens, deadline, rate_per_device))
+    whole_devices = ceil_count(devices_lower_bound.kernel(tokens, deadline, rate_per_device))
     return round_up_to_nodes.kernel(whole_devices, per_node)
 
 
@@ -130,23 +120,21 @@ def replica_throughput(output_rate, mean_output_tokens):
     return output_rate / mean_output_tokens
 
 
-@calculator(returns=None, demand=qty("request/s", ge=0), per_replica=qty("request/s", gt=0),
+@calculator(returns=WHOLE, demand=qty("request/s", ge=0), per_replica=qty("request/s", gt=0),
             max_utilisation=fraction(open_low=True),
-            equation=eq("n", "max(ceil(demand/(per_replica*max_utilisation)), 1)",
+            equation=eq("n", "max(ceil_count(demand/(per_replica*max_utilisation)), 1)",
                         symbols={"demand": "a", "per_replica": r"\mu", "max_utilisation": r"\rho_{\max}"},
                         ref="Ch. 28 §28.9, Example 27.3 (serving)"))
 def replicas_needed(demand, per_replica, max_utilisation=1.0):
     """ceil(demand / (per-replica throughput x allowed utilisation)) (Example 27.3: ceil(12/(2x0.75)) = 8)."""
-    r = _ceil(demand / (per_replica * max_utilisation))
-    return np.maximum(r, 1) if np.ndim(r) else max(r, 1)
+    return np.maximum(ceil_count(demand / (per_replica * max_utilisation)), 1.0)
 
 
-@calculator(returns=None, kv_capacity=qty("byte", ge=0), kv_per_request=qty("byte", gt=0),
+@calculator(returns=WHOLE, kv_capacity=qty("byte", ge=0), kv_per_request=qty("byte", gt=0),
             equation=eq(r"n_{\mathrm{active}}", "floor(kv_capacity/kv_per_request)",
                         symbols={"kv_capacity": r"C_{\mathrm{KV}}", "kv_per_request": r"S_{\mathrm{KV}}"},
                         ref="Ch. 28 §28.9, Example 27.3 (KV-cache capacity)"))
 def kv_capacity_requests(kv_capacity, kv_per_request):
     """Active requests a replica's KV cache can hold: floor(capacity / per-request bound)
     (Example 27.3: 20 GiB / 0.5 GiB = 40)."""
-    f = np.floor(kv_capacity / kv_per_request + 1e-9)   # not a unit factor: rounding tolerance
-    return int(f) if np.ndim(f) == 0 else f.astype(int)
+    return np.floor(kv_capacity / kv_per_request + CEIL_TOLERANCE)   # a whole quotient nudged below stays

@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from fleetcalc.core.calculator import base_factor, calculator, fraction, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, base_factor, calculator, fraction, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude, out
 from fleetcalc.physics import links, node, reliability
@@ -205,22 +205,22 @@ def fat_tree_links(k, tiers=3):
 
 
 @calculator(returns="", hosts=whole(), k=whole(ge=4, doc="switch radix, even"),
-            equation=eq("t", "max(ceil(log(max(hosts/2, 1))/log(k/2) - 1e-12), 1)", symbols={"hosts": "N"},
+            equation=eq("t", "max(ceil_count(log(max(hosts/2, 1))/log(k/2)), 1)", symbols={"hosts": "N"},
                         ref="Vol. 2 §3.5 (line 2782's N = 2(k/2)^t solved for t; line 2811)"))
 def fat_tree_tiers_needed(hosts, k):
     """Fewest tiers t with 2 (k/2)^t >= hosts (Vol. 2 Ch. 3 §3.5, line 2811: beyond a two-tier
     pod you need a core layer). Needs k >= 4 (with k = 2 the tree never grows)."""
-    t = np.ceil(np.log(np.maximum(hosts / 2.0, 1.0)) / np.log(_even(k) / 2.0) - 1e-12)  # not a unit factor: float tolerance
+    t = ceil_count(np.log(np.maximum(hosts / 2.0, 1.0)) / np.log(_even(k) / 2.0))
     return np.maximum(t, 1.0)
 
 
 @calculator(returns="", hosts=whole(ge=2), tiers=_TIERS,
-            equation=eq("k", "2*ceil(hosts**(1/tiers)/2**(1/tiers) - 1e-9)", symbols={"hosts": "N", **_T},
+            equation=eq("k", "2*ceil_count(hosts**(1/tiers)/2**(1/tiers))", symbols={"hosts": "N", **_T},
                         ref="Vol. 2 §3.5 (line 2782's N = 2(k/2)^t solved for k)"))
 def fat_tree_min_radix(hosts, tiers=2):
     """Smallest even radix k with 2 (k/2)^t >= hosts: k = 2 ceil((hosts/2)^(1/t)) (inverts the
     sizing of Vol. 2 Ch. 3 §3.5, line 2782: 2,048 hosts in two tiers need k = 64)."""
-    return 2.0 * np.ceil((hosts / 2.0) ** (1.0 / tiers) - 1e-9)  # not a unit factor: float tolerance
+    return 2.0 * ceil_count((hosts / 2.0) ** (1.0 / tiers))
 
 
 @calculator(returns="", tiers_up=whole(doc="layers climbed"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import base_factor, calculator, fraction, kernel_result, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, base_factor, calculator, fraction, kernel_result, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import out
 from fleetcalc.physics import memory, roofline
@@ -109,30 +109,27 @@ def utilisation(I, R_peak, beta_mem):
     return roofline.attainable_rate.kernel(I, R_peak, beta_mem) / R_peak
 
 
-@calculator(returns=None, u=fraction(open_low=True, doc="target utilisation"), R_peak=_R_PEAK,
+@calculator(returns=WHOLE, u=fraction(open_low=True, doc="target utilisation"), R_peak=_R_PEAK,
             beta_mem=_BETA_MEM, s=_S,
-            equation=eq("B", "max(ceil(x - 1e-9*max(x, 1)), 1)",
+            equation=eq("B", "max(ceil_count(x), 1)",
                         where=[("I_star", "R_peak/beta_mem"), ("x", "u*I_star*s/2")],
                         symbols={"I_star": "I_*"}, ref="Ch. 28 §28.3, Eq. 28.3 and 28.5 (I = 2B/s)"))
 def batch_for_utilisation(u, R_peak, beta_mem, s):
     """Least whole B with utilisation >= u when weights dominate the traffic (I = 2B/s, Eq. 28.5):
     B >= u x I_ridge x s / 2."""
     need = u * roofline.ridge_point.kernel(R_peak, beta_mem) * s / 2.0
-    c = np.ceil(need - 1e-9 * np.maximum(need, 1.0))    # not a unit factor: float tolerance on a whole count
-    c = np.maximum(c, 1)
-    return int(c) if np.ndim(c) == 0 else c.astype(int)
+    return np.maximum(ceil_count(need), 1.0)
 
 
-@calculator(returns=None, size=qty("byte", ge=0, doc="bytes to hold"),
+@calculator(returns=WHOLE, size=qty("byte", ge=0, doc="bytes to hold"),
             capacity=qty("byte", gt=0, doc="memory per device"),
-            equation=eq("N", "max(ceil(x - 1e-12*max(x, 1)), 1)", where=[("x", "size/capacity")],
+            equation=eq("N", "max(ceil_count(x), 1)", where=[("x", "size/capacity")],
                         symbols={"size": "M", "capacity": r"M_{\mathrm{dev}}"},
                         ref="Vol. 2 §2.3, HBM generations (350 GB on 80 GB H100s needs 5)"))
 def devices_to_hold(size, capacity):
     """Least whole devices whose memory holds ``size``: ceil(size / capacity) (lines 1512, 1826:
     350 GB on 80 GB H100s needs 5)."""
-    k = np.maximum(memory.units_needed.kernel(size, capacity), 1)
-    return int(k) if np.ndim(k) == 0 else np.asarray(k).astype(int)
+    return np.maximum(memory.units_needed.kernel(size, capacity), 1.0)
 
 
 @calculator(returns=None, N=num(gt=0, doc="model parameters"), s=_S, B=_B, R_peak=_R_PEAK, beta_mem=_BETA_MEM,

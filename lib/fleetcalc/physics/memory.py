@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import amount, calculator, choice, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, amount, calculator, choice, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.physics import links
 
@@ -199,7 +199,7 @@ def per_gpu_budget(P, s_w, s_g, s_opt, s_master=0.0, t=1, pp=1, dp=1, zero=0,
 
 
 @calculator(returns="", total=qty("byte", ge=0, doc="bytes to hold"), per_unit=qty("byte", gt=0, doc="bytes one unit holds"),
-            equation=eq("n", "ceil(x - 1e-12*max(x, 1))", where=[("x", "total/per_unit")],
+            equation=eq("n", "ceil_count(x)", where=[("x", "total/per_unit")],
                         ref="Vol. 2 §2.4, the node (350 GB on 80 GB GPUs needs 5)",
                         symbols={"total": "M", "per_unit": r"M_{\mathrm{unit}}"},
                         note="the 1e-12 term keeps a whole quotient that float rounding nudged up from "
@@ -207,8 +207,7 @@ def per_gpu_budget(P, s_w, s_g, s_opt, s_master=0.0, t=1, pp=1, dp=1, zero=0,
 def units_needed(total, per_unit):
     """Least whole number of units that hold ``total``: ceil(total / per_unit)
     (line 1927: 350 GB on 80 GB GPUs needs 5; line 1940: 350 GB on 16-24 GB HBM stacks needs 15-22)."""
-    x = total / per_unit
-    return np.ceil(x - 1e-12 * np.maximum(x, 1.0))
+    return ceil_count(total / per_unit)
 
 
 @calculator(returns="ms", model_bytes=qty("byte", gt=0, doc="weight bytes streamed per token"),

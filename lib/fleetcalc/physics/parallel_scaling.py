@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import calculator, fraction, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, calculator, fraction, num, qty, whole
 from fleetcalc.core.equation import eq
 from fleetcalc.core.validate import InputError
 from fleetcalc.physics import collectives
@@ -181,14 +181,13 @@ def ring_scaling_efficiency(N, T_compute, M, alpha, beta_net, T_sync=None, overl
 # how many devices, and how busy they stay (lines 524, 724, 1199)
 
 
-@calculator(returns=None, d=whole(doc="data-parallel replicas"), p=whole(doc="pipeline stages"),
+@calculator(returns=WHOLE, d=whole(doc="data-parallel replicas"), p=whole(doc="pipeline stages"),
             t=whole(doc="tensor-parallel degree"),
             equation=eq(r"N_{\mathrm{total}}", "d*p*t", ref="Vol. 2 notation conventions (3-D parallelism)"))
 def devices_3d(d, p, t):
     """N_total = d x p x t: data-parallel replicas x pipeline stages x tensor-parallel degree
     (Vol. 2 notation, line 524). A whole number (an int array for array inputs)."""
-    n = d * p * t
-    return int(n) if np.ndim(n) == 0 else np.asarray(n).astype(int)
+    return d * p * t
 
 
 @calculator(returns="", BW_storage=qty("byte/s", ge=0), N_GPU=whole(),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.calculator import anything, calculator, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, anything, calculator, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude
 
@@ -129,7 +129,7 @@ def buffer_depth(r_b, J):
 @calculator(returns="batch", T_io=qty("s", ge=0, doc="mean time to load one batch"),
             sigma_io=qty("s", ge=0, doc="standard deviation of the load time"),
             T_compute=qty("s", gt=0, doc="compute time per batch"), z=num(ge=0, doc="safety factor in sigmas"),
-            equation=eq("k", "max(ceil(x - 1e-12*max(x, 1)), 1)",
+            equation=eq("k", "max(ceil_count(x), 1)",
                         where=[("x", "T_io/T_compute + z*sigma_io/T_compute")],
                         symbols={"T_io": r"T_{\mathrm{I/O}}", "sigma_io": r"\sigma_{\mathrm{I/O}}"},
                         ref="Vol. 2 §2.4, data loading and I/O pipeline (z = 3 for 99.7 %)"))
@@ -138,8 +138,7 @@ def prefetch_depth(T_io, sigma_io, T_compute, z=3.0):
     book's 99.7 % (Vol. 2 Ch. 2 §Data loading, line 2214: ceil(0.75 + 0.75) = 2 batches): the
     :func:`buffer_depth` that rides out T_io + z sigma_io at one batch per T_compute, at least one."""
     k = buffer_depth.kernel(consumption_rate.kernel(T_compute), T_io + z * sigma_io)
-    k = np.ceil(k - 1e-12 * np.maximum(k, 1.0))    # an exact whole number stays (float noise)
-    return np.maximum(k, 1.0)
+    return np.maximum(ceil_count(k), 1.0)
 
 
 @calculator(returns=None, page_node=whole(ge=0, le=1, doc="NUMA node of the pages"),

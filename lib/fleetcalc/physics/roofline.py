@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import calculator, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, calculator, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError
 
@@ -108,8 +108,8 @@ def max_matmul_intensity(d, n, s):
     return 2.0 * d * n / (s * (d + n))
 
 
-@calculator(returns=None, I_target=qty("FLOP/byte", gt=0, doc="intensity to reach"), d=_D, n=_N, s=_S,
-            equation=eq(r"B_{\min}", "ceil(B_real - 1e-9*max(B_real, 1))",
+@calculator(returns=WHOLE, I_target=qty("FLOP/byte", gt=0, doc="intensity to reach"), d=_D, n=_N, s=_S,
+            equation=eq(r"B_{\min}", "ceil_count(B_real)",
                         where=[("B_real", "I_target*s*d*n/(2*d*n - I_target*s*(d + n))")],
                         ref="Ch. 28 §28.3 (Eq. 28.4 solved for B; Exercise 28.2)"))
 def min_batch_for_intensity(I_target, d, n, s):
@@ -125,7 +125,4 @@ def min_batch_for_intensity(I_target, d, n, s):
             f"I_target must be < {np.min(limit):.6g} FLOP/byte (the B -> infinity limit 2dn/(s(d+n))); "
             f"got {I_target}"
         )
-    b = I_target * s * d * n / denom
-    # guard against float noise just above an integer
-    b_int = np.ceil(b - 1e-9 * np.maximum(b, 1.0))  # not a unit factor: relative float tolerance
-    return int(b_int) if np.ndim(b_int) == 0 else b_int.astype(int)
+    return ceil_count(I_target * s * d * n / denom)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.calculator import Param, anything, calculator, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, Param, anything, calculator, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, UnitMismatch, magnitude, out
 from fleetcalc.physics import links
@@ -235,11 +235,10 @@ def restore_bottleneck(stage_bandwidths) -> int:
     return int(np.argmin(b))
 
 
-@calculator(returns=None, S_c=qty("byte", gt=0, doc="checkpoint size"), object_size=qty("byte", gt=0),
-            equation=eq(r"n_{\mathrm{obj}}", "ceil(S_c/object_size)", symbols={"object_size": "q"},
+@calculator(returns=WHOLE, S_c=qty("byte", gt=0, doc="checkpoint size"), object_size=qty("byte", gt=0),
+            equation=eq(r"n_{\mathrm{obj}}", "ceil_count(S_c/object_size)", symbols={"object_size": "q"},
                         ref="Ch. 28 §28.6, Example 27.2 (2 TiB / 64 MiB = 32768 objects)"))
 def object_count(S_c, object_size):
     """Objects per checkpoint: ceil(S_c / object size) (Example 27.2: 2 TiB / 64 MiB = 32768).
     Returns a whole number (an int, or an int array)."""
-    n = np.ceil(S_c / object_size - 1e-9)   # not a unit factor: rounding tolerance
-    return int(n) if np.ndim(n) == 0 else n.astype(int)
+    return ceil_count(S_c / object_size)
