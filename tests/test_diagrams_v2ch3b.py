@@ -17,6 +17,7 @@ def texts(fig):
     out = [t.get_text() for ax in fig.axes for t in ax.texts]
     out += [ax.get_title(loc=where) for ax in fig.axes for where in ("center", "left")]
     out.append(fig.get_suptitle())
+    out += [t.get_text() for t in fig.texts]
     return "\n".join(out)
 
 
@@ -83,3 +84,15 @@ def test_dp_race_ratio_does_not_move_with_the_model():
     # hand: 70B with compute held at 101 ms: ring 11,192 ms (line 2732) / 101.1 ms = 111
     assert "comm/compute 111" in t
     assert "5,556 tokens" in t                 # 5.00e13 / (6 x 1.5e9), line 2717
+
+
+def test_torus_cut_in_fig_2_13_convention():
+    fig = B.torus_cut((4, 4))
+    t = texts(fig)
+    # hand: a 4 x 4 torus cut down the middle: 4 middle links + 4 wrap-arounds = 8; diameter 2 + 2 = 4
+    assert "the cut crosses 8 links (orange)" in t and "4 middle links + 4 wrap-arounds" in t
+    assert "diameter: 4 hops" in t
+    # §3.5 (line 2847): 16^3 = 4,096 nodes; cut 2 x 16 x 16 = 512; a fat-tree's N/2 = 2,048
+    assert "4,096 nodes" in t and "cut 512 links" in t and "2,048" in t
+    with pytest.raises(ValueError):
+        B.torus_cut((3, 4))

@@ -13,6 +13,10 @@ Every number printed on a figure comes from a calculator or the catalog (``vol2_
   at a fixed number of tokens per GPU (both bars grow with P, their ratio does not) and once with
   compute held at the 1.5B model's time, as the text does at 70B
   (:func:`fleetcalc.physics.dp_ratio.dp_step_times`, :func:`fleetcalc.physics.dp_ratio.tokens_for_compute`).
+* :func:`torus_cut`: §3.5's 2-D torus in the convention of Vol. 2 Fig. 2.13 (:mod:`fleetcalc.ui.diagrams.pod`):
+  wrap-around links as dotted stubs leaving one edge and entering the opposite one, with the links a
+  half-way cut crosses drawn in the fault colour (orange) and counted by
+  :func:`fleetcalc.physics.fabric.torus_bisection_links`.
 """
 from __future__ import annotations
 
@@ -23,7 +27,8 @@ from fleetcalc.physics import dp_ratio, fabric
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
 from fleetcalc.ui.diagrams.fabric import rail_layout
 
-__all__ = ["RAIL_COLOURS", "draw_rails", "rails_by_step", "rails_step_plot", "rails_small_multiples", "dp_race"]
+__all__ = ["RAIL_COLOURS", "draw_rails", "rails_by_step", "rails_step_plot", "rails_small_multiples", "dp_race",
+           "torus_cut"]
 
 #: One colour per rail (rail r uses ``RAIL_COLOURS[r % 8]``), told apart in print and by most
 #: colour-blind readers (the seaborn "deep" palette).
@@ -172,4 +177,59 @@ def dp_race(models=(1.5e9, 70e9, 175e9), tokens_per_gpu=None, *, N, s_grad, alph
     fig.legend(handles, names_, fontsize=8, loc="lower center", ncol=2, frameon=False)
     fig.suptitle("Data parallelism's race: the ratio is set by tokens per GPU, not by the model", fontsize=10)
     fig.tight_layout(rect=(0, 0.07, 1, 1))
+    return fig
+
+
+# ----------------------------------------------------------------------------- §3.5: the torus cut
+
+def torus_cut(dims=(4, 4), big=(16, 16, 16)):
+    """A 2-D torus of ``dims`` drawn as Vol. 2 Fig. 2.13 draws it (wrap-around links as dotted stubs at
+    the edges), a vertical cut through its middle, and the links that cut crosses in orange: each row's
+    middle link and its wrap-around link. The 3-D ``big`` torus of §3.5 (line 2847) in numbers beside it."""
+    from matplotlib.figure import Figure
+
+    if len(dims) != 2 or any(not (isinstance(d, int) and 2 <= d <= 8) for d in dims):
+        raise ValueError(f"dims must be two side lengths between 2 and 8 to draw; got {dims}")
+    nx, ny = dims
+    if nx % 2:
+        raise ValueError(f"the first side must be even so the cut halves the torus; got {nx}")
+    cut_links = _count(fabric.torus_bisection_links(dims))
+    fig = Figure(figsize=(7.4, 3.9), dpi=100)
+    ax = fig.add_axes((0.0, 0.0, 0.55, 0.9))
+    cut = nx / 2 - 0.5
+    plain, hot = dict(color=PALETTE["network"], lw=1.2), dict(color=PALETTE["fault"], lw=2.6)
+    for i in range(nx):
+        for j in range(ny):
+            if i + 1 < nx:
+                ax.plot([i, i + 1], [j, j], **(hot if i < cut < i + 1 else plain))
+            if j + 1 < ny:
+                ax.plot([i, i], [j, j + 1], **plain)
+    for j in range(ny):      # a row's wrap-around joins its two ends, one in each half: it crosses the cut
+        ax.plot([-0.45, 0], [j, j], ls=(0, (2, 2)), **hot)
+        ax.plot([nx - 1, nx - 0.55], [j, j], ls=(0, (2, 2)), **hot)
+    for i in range(nx):      # a column's wrap-around stays on its own side
+        ax.plot([i, i], [-0.45, 0], ls=(0, (2, 2)), **plain)
+        ax.plot([i, i], [ny - 1, ny - 0.55], ls=(0, (2, 2)), **plain)
+    xs, ys = np.meshgrid(range(nx), range(ny))
+    ax.plot(xs.ravel(), ys.ravel(), "o", color=PALETTE["compute"], ms=9, zorder=3)
+    ax.plot([cut, cut], [-0.8, ny - 0.2], color=PALETTE["text"], lw=1.0, ls="--")
+    ax.text(cut, -1.05, "the cut", ha="center", va="top", fontsize=8, color=PALETTE["text"])
+    ax.set_xlim(-1.2, nx + 0.2)
+    ax.set_ylim(-1.6, ny + 0.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    lines = [f"{fmt(fabric.torus_nodes(dims), None, 0)} nodes, {fmt(fabric.torus_neighbors(2), None, 0)} neighbours each",
+             f"diameter: {fmt(fabric.torus_diameter(dims), None, 0)} hops",
+             f"the cut crosses {cut_links} links (orange):",
+             f"{ny} middle links + {ny} wrap-arounds",
+             "(dotted stubs: a wrap-around link",
+             " to the opposite edge, as in Fig. 2.13)",
+             "",
+             f"{' x '.join(str(d) for d in big)} (§3.5): {fmt(fabric.torus_nodes(big), None, 0)} nodes,",
+             f"diameter {fmt(fabric.torus_diameter(big), None, 0)} hops, cut {fmt(fabric.torus_bisection_links(big), None, 0)} links",
+             f"(a fat-tree's cut: {fmt(fabric.torus_nodes(big) / 2, None, 0)})"]
+    for n, text in enumerate(lines):
+        fig.text(0.57, 0.84 - n * 0.075, text, fontsize=8.5, color=PALETTE["text"])
+    fig.suptitle(f"A {nx} x {ny} torus: every row and column a ring; the cut grows with a side, not with N",
+                 fontsize=10)
     return fig
