@@ -166,3 +166,18 @@ def alltoall_cut_time(hosts_a, hosts_b, bytes_per_pair, beta_cut):
 def port_bandwidth_sum(hosts, port_bandwidth):
     """Sum of host port rates, hosts x port: the number that does NOT bound cross-cut traffic (§28.5)."""
     return hosts * port_bandwidth
+
+
+
+@calculator(returns="byte", p=_P, t_bw=qty("s", ge=0, doc="bandwidth term of the ring time (start-ups left out)"),
+            beta_net=_BETA,
+            equation=eq("m", "t_bw*beta_net*p/(2*(p - 1))", symbols={"t_bw": r"t_{\mathrm{bw}}"},
+                        ref="Ch. 28 §28.5 (Eq. 28.12's bandwidth term solved for m)"))
+def ring_allreduce_bytes_for_time(p, t_bw, beta_net):
+    """Bytes m per process whose ring all-reduce over p processes spends t_bw in its bandwidth term:
+    Eq. 28.12's t_bw = 2(p-1)/p m / beta_net solved for m (inverts the ``bandwidth`` term of
+    :func:`ring_allreduce_terms`; the 2(p-1) alpha start-ups are left out)."""
+    return t_bw * beta_net * p / ring_steps.kernel(p)
+
+
+__all__ += ["ring_allreduce_bytes_for_time"]

@@ -515,3 +515,34 @@ def ecmp_expected_slowdown(flows, paths):
     """E[max load] / ceil(flows / paths): how much longer the synchronous step's last flow takes
     than with perfect balance (line 2957: a 4-flow link vs the ideal 2 doubles the time)."""
     return ecmp_expected_max_load.kernel(flows, paths) / np.ceil(_one("flows", flows) / _one("paths", paths))
+
+
+# --- the tail at scale (§3.2) ----------------------------------------------------------------
+
+@calculator(returns="", p_slow=fraction(doc="chance that one worker is slow in a step"),
+            workers=whole(doc="workers that meet at the barrier"),
+            equation=eq(r"P_{\mathrm{wait}}", "1 - (1 - p_slow)**workers",
+                        symbols={"p_slow": "p", "workers": "N"},
+                        ref="Vol. 2 §3.2 (line 2573: every GPU waits for the slowest); Vol. 2 Eq. 1.1"))
+def tail_wait_probability(p_slow, workers):
+    """P(a step waits for at least one slow worker) = 1 - (1 - p)^N, independent workers: the
+    complement of a series system that is fast only when all N are fast
+    (:func:`fleetcalc.physics.reliability.system_reliability`, Vol. 2 Eq. 1.1). The tail at scale:
+    p = 0.001 and N = 1,024 give 64 %."""
+    return 1.0 - reliability.system_reliability.kernel(1.0 - p_slow, workers)
+
+
+@calculator(returns="", P_wait=fraction(doc="chance that a step waits"),
+            delay=qty("s", ge=0, doc="hold-up when it waits"), t_step=qty("s", gt=0, doc="step time when nobody is late"),
+            equation=eq(r"f_{\mathrm{idle}}", "P_wait*delay/(t_step + P_wait*delay)",
+                        symbols={"P_wait": r"P_{\mathrm{wait}}", "delay": "d", "t_step": r"t_{\mathrm{step}}"},
+                        ref="Vol. 2 §3.2 (line 2573: a 100 ms hold-up idles every GPU)"))
+def tail_idle_share(P_wait, delay, t_step):
+    """Share of wall-clock time the GPUs idle at the barrier: a step lasts t_step, plus d with
+    probability P_wait, so on average P d of every t_step + P d is waiting. Always below 1: idle
+    time cannot exceed the wall time it is part of."""
+    extra = P_wait * delay
+    return extra / (t_step + extra)
+
+
+__all__ += ["tail_wait_probability", "tail_idle_share"]

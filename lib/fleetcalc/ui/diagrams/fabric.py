@@ -23,8 +23,6 @@ from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 __all__ = ["rail_layout", "rail_wiring", "fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "incast_pfc_step_plot",
            "PFC_STEPS"]
 
-_RAIL_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3", "#8C8C8C"]
-
 
 def _count(q) -> int:
     return int(round(float(getattr(q, "magnitude", q))))
@@ -70,30 +68,12 @@ def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
     leaf_spine = _count(fabric.switch_traversals(2))
     t_sw = hw("switch64.traversal_latency")
 
-    gw, gap = 1.0, 1.0
-    node_w = per_node * gw
-    width = nodes_shown * node_w + (nodes_shown - 1) * gap + 1.0
+    from fleetcalc.ui.diagrams.v2ch3b_figures import draw_rails   # one drawing of the rails, coloured by rail
+
+    width = nodes_shown * per_node + (nodes_shown - 1) + 1.0
     fig, ax = canvas(width, 10.0, size=(8.6, 4.8),
                      title="Fig. 3.9: rail-optimized wiring (GPU i of every node to rail switch i)")
-    sw_w = (width - 1.0) / n_rails
-    rail_x = []
-    for r in range(n_rails):
-        x = 0.5 + r * sw_w
-        box(ax, x + 0.1, 8.6, sw_w - 0.2, 1.0, f"rail {r}", kind=_RAIL_COLOURS[r % 8], alpha=0.35, fontsize=8)
-        rail_x.append(x + sw_w / 2)
-    from matplotlib.collections import LineCollection
-
-    cables, colours = [], []
-    for n in range(nodes_shown):
-        x0 = 0.5 + n * (node_w + gap)
-        box(ax, x0 - 0.1, 2.6, node_w + 0.2, 1.9, "", kind="host", alpha=0.18)
-        label(ax, x0 + node_w / 2, 2.25, f"node {n}", fontsize=8)
-        for g in range(per_node):
-            gx = x0 + g * gw
-            _cell(ax, gx + 0.08, 2.9, gw - 0.16, 1.2, str(g))
-            cables.append([(gx + gw / 2, 4.15), (rail_x[g % n_rails], 8.55)])
-            colours.append(_RAIL_COLOURS[g % 8])
-    ax.add_collection(LineCollection(cables, colors=colours, linewidths=1.0, zorder=1), autolim=False)
+    draw_rails(ax, None, nodes_shown, cluster_gpus, gpus_per_node, notes=False)
     label(ax, width / 2, 1.35,
           f"{fmt(total, None, 0)} GPUs, {per_node} per node: {n_rails} rails of {fmt(per_rail, None, 0)} GPUs "
           f"(fabric.rail_groups)", fontsize=9)
@@ -202,7 +182,7 @@ def torus(dims=(4, 4), big=(16, 16, 16)):
     tx = ox + kx + 0.1
     lines = [f"{fmt(nodes, None, 0)} nodes, {fmt(fabric.torus_neighbors(2), None, 0)} neighbours each",
              f"diameter: {fmt(diam, None, 0)} hops",
-             f"cut: {fmt(cut, None, 0)} links (red)",
+             f"cut: {fmt(cut, None, 0)} links (orange)",
              "",
              f"{' x '.join(str(d) for d in big)} (§3.5):",
              f"{fmt(fabric.torus_nodes(big), None, 0)} nodes, {fmt(fabric.torus_neighbors(len(big)), None, 0)} neighbours",
