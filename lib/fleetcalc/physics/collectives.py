@@ -181,3 +181,25 @@ def ring_allreduce_bytes_for_time(p, t_bw, beta_net):
 
 
 __all__ += ["ring_allreduce_bytes_for_time"]
+
+
+# --------------------------------------------------------------------------- Vol. 2 Ch. 1
+@calculator(returns="", p=_P,
+            equation=eq(r"k_{\mathrm{ring}}", "2*(p - 1)/p",
+                        ref="Vol. 2 Ch. 1 §1.3 (each worker sends about twice the gradient); Ch. 28 Eq. 28.12"))
+def ring_traffic_factor(p):
+    """Bytes each worker sends in a ring all-reduce, as a multiple of the buffer: 2(p-1)/p
+    (-> 2 for large p; 1.998 at p = 1,024). Eq. 28.12's bandwidth term is this times m / beta_net."""
+    return ring_steps.kernel(p) / p
+
+
+@calculator(returns="GB", p=_P, m=_M,
+            equation=eq(r"m_{\mathrm{sent}}", "2*(p - 1)/p * m",
+                        ref="Vol. 2 Ch. 1 §1.3; Ch. 28 Eq. 28.11 (2(p-1) rounds of m/p bytes)"))
+def ring_bytes_per_worker(p, m):
+    """Bytes each worker sends (and receives) in a ring all-reduce of m bytes: 2(p-1) rounds of
+    m/p (Ch. 28 Eq. 28.11): 2(p-1)/p x m."""
+    return ring_steps.kernel(p) * ring_round_bytes.kernel(p, m)
+
+
+__all__ += ["ring_traffic_factor", "ring_bytes_per_worker"]

@@ -173,3 +173,29 @@ def equivalent_hours(hours, throughput_ratio):
     """Device-hours on a faster device for the same work: hours / (throughput ratio)
     (line 2428: 10,000 V100-hours / 15.8 = 633 H100-hours)."""
     return hours / throughput_ratio
+
+
+# --------------------------------------------------------------------------- inverses (Vol. 2 Ch. 1)
+@calculator(returns="TFLOP/s", C=qty("FLOP", gt=0, doc="training compute"), devices=whole(),
+            duration=qty("s", gt=0, doc="wall-clock time of the run"),
+            equation=eq(r"R_{\mathrm{dev}}", "C/(devices*duration)", symbols={"devices": "N", "duration": "T"},
+                        ref="Vol. 2 Ch. 1, Table 1.1 (compute over devices and days); ideal_training_time "
+                            "solved for the per-device rate"))
+def per_device_rate(C, devices, duration):
+    """Rate each device sustained over a run: C / (N T) (Vol. 2 Table 1.1: GPT-3's 3.14e23 FLOP on
+    1,024 V100s in 29 days = 122 TFLOP/s)."""
+    return C / (devices * duration)
+
+
+@calculator(returns="", C=qty("FLOP", gt=0, doc="training compute"), devices=whole(),
+            R_peak=qty("FLOP/s", gt=0, doc="say which peak: dense/sparse, precision"),
+            duration=qty("s", gt=0, doc="wall-clock time of the run"),
+            equation=eq(r"\mathrm{MFU}", "C/(devices*R_peak*duration)", symbols={"devices": "N", "duration": "T"},
+                        ref="Vol. 2 Ch. 1 §1.1; ideal_training_time solved for the MFU"))
+def required_mfu(C, devices, R_peak, duration):
+    """MFU a run must sustain to finish C FLOP in a given time: C / (N R_peak T), the inverse of
+    :func:`ideal_training_time` (above 1 the run cannot finish in time on that fleet)."""
+    return per_device_rate.kernel(C, devices, duration) / R_peak
+
+
+__all__ += ["per_device_rate", "required_mfu"]

@@ -52,3 +52,14 @@ def loggp_alpha_beta(L_lat, o, G):
     beta = 1/G (so that alpha + k/beta = T(k)); compare collectives.alpha_beta_time.
     Returns {"alpha": s, "beta_net": byte/s}."""
     return {"alpha": L_lat + 2.0 * o - G, "beta_net": 1.0 / G}
+
+
+@calculator(returns="s", k=_K, o=_O, g=qty("s", ge=0, doc="gap between messages"), G=_G,
+            equation=eq(r"t_{\mathrm{inject}}", "max(g, o + (k - 1)*G)", ref=_REF))
+def loggp_injection_period(k, o, g, G):
+    """Time between the starts of back-to-back k-byte messages (LogGP): max(g, o + (k-1) G), the
+    sender is held by the gap g or by its own overhead plus the bytes' injection, whichever is longer."""
+    return np.maximum(g, o + (k - 1.0) * G)
+
+
+__all__ += ["loggp_injection_period"]

@@ -218,3 +218,30 @@ def failure_probability_of_fleet(duration, mtbf_one, n):
     """P(at least one of n parts fails within the window) = 1 - exp(-n T / MTBF):
     :func:`failure_probability` with :func:`mtbf_of_n` (Vol. 2 Ch. 2, line 2098's "considerable" probability)."""
     return failure_probability.kernel(duration, mtbf_of_n.kernel(mtbf_one, n))
+
+
+# --------------------------------------------------------------------------- inverses (Vol. 2 Ch. 1)
+@calculator(returns="", rate=qty("1/s", ge=0, doc="failure rate of one device"),
+            equation=no_equation("a unit conversion, the inverse of fit_to_rate (FIT = λ in failures per "
+                                 "10^9 device-hours): in base units the expression would be the bare factor 3.6e12 s"))
+def rate_to_fit(rate):
+    """FIT figure of a failure rate: lambda x 1e9 device-hours, the inverse of :func:`fit_to_rate`
+    (Vol. 2 notation: FIT = failures in 10^9 device-hours; 1 / 50,000 h = 20,000 FIT)."""
+    return rate / _PER_FIT
+
+
+@calculator(returns="hour", duration=qty("s", gt=0, doc="the observed window"),
+            failures=num(gt=0, doc="failures counted in the window"),
+            n=whole(doc="independent, identical parts that were running"),
+            equation=eq(r"\mathrm{MTBF}_{1}", "n*duration/failures",
+                        symbols={"duration": "T", "failures": "n_f", "n": "N"},
+                        ref="Vol. 2 Ch. 1 §1.1 (Llama 3: 419 interruptions in 54 days on 16,384 GPUs); "
+                            "expected_failures solved for the MTBF"))
+def implied_mtbf(duration, failures, n=1):
+    """Per-part MTBF implied by a failure count: N x T / n_f, :func:`expected_failures` solved for
+    the MTBF (n = 1 gives the mean gap between failures). Vol. 2 §1.1: 16,384 x 54 days / 419
+    = 50,700 h, if every interruption were an independent GPU failure."""
+    return n * duration / failures
+
+
+__all__ += ["rate_to_fit", "implied_mtbf"]
