@@ -68,7 +68,7 @@ class _Shape(ast.NodeTransformer):
             return self.visit(node.args[0])
         if isinstance(f, ast.Attribute) and f.attr in _STRIP_METHODS:
             return self.visit(f.value)
-        if isinstance(f, ast.Name) and f.id in {"sqrt", "log", "log2", "exp", "ceil", "floor", "expm1", "min", "max"}:
+        if isinstance(f, ast.Name) and f.id in {"sqrt", "log", "log2", "log10", "exp", "ceil", "ceil_count", "floor", "expm1", "min", "max", "sum"}:
             return ast.Call(ast.Name(f.id, ast.Load()), [self.visit(a) for a in node.args], [])
         return self._leaf(ast.unparse(node))  # any other call is a value (e.g. a calculator's result)
 
@@ -105,7 +105,8 @@ def declared_shapes() -> dict[str, str]:
                     continue
                 for text in {e.expr, e.inlined}:
                     tree = ast.parse(text, mode="eval").body
-                    if _distinctive(tree) and shape(tree) not in generic:
+                    shaped = _Shape().visit(ast.parse(ast.unparse(tree), mode="eval").body)
+                    if _distinctive(shaped) and shape(tree) not in generic:
                         out.setdefault(shape(tree), f"{mod.name}.{name}")
     return out
 
@@ -141,7 +142,7 @@ def retyped() -> list[tuple[str, str, str]]:
             continue
         seen = set()
         for node in ast.walk(tree):
-            if isinstance(node, ast.BinOp) and _ops(node) >= 2:
+            if isinstance(node, ast.BinOp) and _ops(node) >= 2:  # cheap filter; shapes decide
                 calc = shapes.get(shape(node))
                 if calc and (label.split(" cell ")[0], calc) not in ALLOWED and id(node) not in seen:
                     seen.update(id(n) for n in ast.walk(node))
