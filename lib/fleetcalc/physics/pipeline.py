@@ -185,3 +185,29 @@ def step_time_after_network_upgrade(t_compute, t_comm, speedup):
     """Step time when only the network gets ``speedup`` times faster (no overlap):
     t_compute + t_comm / speedup (Vol. 2 Ch. 2, pitfall at line 2434: 20 s + 2 s / 2 = 21 s)."""
     return t_compute + t_comm / speedup
+
+
+# --- one-value-per-stage forms of Eq. 28.8-28.9, so a worked step can show each stage's time ------
+
+@calculator(returns="s", t_r=qty("s", ge=0, doc="read time per batch"), t_p=qty("s", ge=0, doc="CPU preparation time"),
+            t_h=qty("s", ge=0, doc="host-to-device copy time"), t_g=qty("s", ge=0, doc="device compute time"),
+            equation=eq(r"t_{\mathrm{serial}}", "t_r + t_p + t_h + t_g",
+                        symbols={"t_r": "t_r", "t_p": "t_p", "t_h": "t_h", "t_g": "t_g"},
+                        ref="Ch. 28 §28.4, Eq. 28.8"))
+def serial_time_4(t_r, t_p, t_h, t_g):
+    """Eq. 28.8 with the four stages named: one batch done strictly in turn, t_r + t_p + t_h + t_g."""
+    return t_r + t_p + t_h + t_g
+
+
+@calculator(returns="s", t_r=qty("s", ge=0, doc="read time per batch"), t_p=qty("s", ge=0, doc="CPU preparation time"),
+            t_h=qty("s", ge=0, doc="host-to-device copy time"), t_g=qty("s", ge=0, doc="device compute time"),
+            equation=eq(r"t_{\mathrm{pipe}}", "max(t_r, t_p, t_h, t_g)",
+                        symbols={"t_r": "t_r", "t_p": "t_p", "t_h": "t_h", "t_g": "t_g"},
+                        ref="Ch. 28 §28.4, Eq. 28.9 (independent stages, deep enough buffers)"))
+def pipeline_interval_4(t_r, t_p, t_h, t_g):
+    """Eq. 28.9 with the four stages named: the steady interval of an ideal pipeline is its slowest
+    stage, valid only when the stages use independent resources."""
+    return max(t_r, t_p, t_h, t_g)
+
+
+__all__ += ["serial_time_4", "pipeline_interval_4"]
