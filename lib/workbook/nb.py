@@ -68,8 +68,11 @@ def execute_notebook(nb, cwd: Path, timeout: int = 300):
     """Run every cell of ``nb`` in a fresh kernel started in ``cwd``; the outputs land in ``nb``."""
     from nbclient import NotebookClient
 
+    # the kernel's own start-up warnings (e.g. "running over TCP without encryption") are noise on the
+    # console of `workbook execute` / `exercises`: the kernel logs errors only
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(cwd)}}, store_widget_state=True)
+                            resources={"metadata": {"path": str(cwd)}}, store_widget_state=True,
+                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
     client.execute()
     return nb
 
