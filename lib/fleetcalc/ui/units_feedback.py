@@ -66,7 +66,7 @@ def confusions(unit: str) -> list[Confusion]:
 
 
 def confusion_note(c: Confusion) -> str:
-    return f"Close: {c.note}"
+    return f"Close, but a unit mix-up ({c.name}): {c.note}"
 
 
 _NAMES = [
