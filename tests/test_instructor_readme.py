@@ -62,6 +62,10 @@ def test_the_readme_commands_run_and_write_what_it_shows(tmp_path):
         shutil.copy(p, subs / p.name)
     graded = _run(commands[1], tmp_path)
     assert graded.returncode == 0, graded.stderr[-2000:]
+    # the console: one line per submission and a summary, no kernel or library noise
+    noise = [line for line in (graded.stdout + graded.stderr).splitlines()
+             if not re.match(r"^(s00[12]__ex28_08\.ipynb: 0/2 \(unanswered\)|graded 2 submission\(s\) of ch28/ex28_08 .*)$", line)]
+    assert noise == [], noise
     for name, shown in (("gradebook_canvas.csv", next(b for b in blocks if b[0].startswith("Student,"))),
                         ("gradebook_moodle.csv", next(b for b in blocks if b[0].startswith("ID number,")))):
         assert (subs / name).read_text(encoding="utf-8").splitlines() == shown, name

@@ -46,8 +46,14 @@ def run_key(source: str, name: str) -> dict[str, "_ex.Exercise"]:
     before = dict(_ex._REGISTRY)
     for k in list(_ex._REGISTRY):
         _ex._REGISTRY.pop(k)
+    import contextlib
+    import io
+
     try:
-        exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
+        # quietly: a key cell (and the notebook facade's banner on its first import) prints nothing
+        # on the console of `workbook grade`, `variants` or `exercises`
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
         found = dict(_ex._REGISTRY)
     finally:
         _ex._REGISTRY.clear()
