@@ -19,10 +19,9 @@ import jupytext
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "lib"))
 
-from workbook import answer_key  # noqa: E402
-from workbook.nb import BEGIN, END, CHECK_ID  # noqa: E402
+from workbook import answer_key
+from workbook.nb import BEGIN, END, CHECK_ID
 
 SETS = answer_key.load()
 
