@@ -12,8 +12,11 @@ Safety: nothing a student typed is overwritten.
   since it was last executed here, and whose executed twin is as that run wrote it (a record kept
   in _build/.cache/executed.json, never committed); ``--rerun`` executes it anyway.
 * ``exercises`` writes student notebooks without answers (see :func:`to_exercise`): the answer-key
-  cell becomes a sealed ``publish`` card, solution regions become stubs, model answers become
-  "Your answer" cells with the rubric's self-check list, panels stay closed until answered.
+  cell becomes a sealed ``publish`` card (one collapsed cell, ``jupyter.source_hidden``, that also
+  holds each panel's sealed source), solution regions become stubs, model answers become "Your
+  answer" cells with the rubric's self-check list, and each panel cell only names its panel
+  (``answer_first``): it opens by itself once the exercise's parts pass, or earlier on a click with
+  the readouts that would give an answer away hidden.
 * ``exercises`` keeps ``exercises/.generated.json`` with the hash of every file it wrote; a file
   whose content changed since then is a student's work, and regeneration stops and says so.
 """

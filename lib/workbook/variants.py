@@ -7,7 +7,10 @@ The roster is a CSV with a column ``id`` (or ``student_id``/``student``; else th
 For every student and exercise set, every exercise that declares ``ranges`` in its solution
 notebook's answer key gets inputs drawn inside those ranges from a random stream seeded by
 ``sha256(seed/student/exercise)``, redrawn until the exercise's ``valid`` condition holds, every
-answer is finite and non-zero, and the draw differs from the book's inputs. The tool writes
+answer is finite and non-zero, the draw differs from the book's inputs and from every input set a
+student listed earlier in the roster already holds (:func:`assign`; the number of draws passed over
+is recorded in the notebook's metadata, ``fleetcalc.draws``). The question text, hints and labels
+quote the student's numbers (:func:`restate`). The tool writes
 
 * ``DIR/<set>/<student>__<set name>.ipynb``: the student's notebook (the set's student notebook
   with the student's inputs in its exercise card and seals for the student's answers); hand each
