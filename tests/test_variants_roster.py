@@ -53,6 +53,8 @@ def test_the_question_text_quotes_the_students_numbers():
     out = variants.restate(text, {"window": Q_(90, "s"), "p": 2048, "alpha_ndr": Q_(1.5, "us")},
                            {"window": Q_(540, "s"), "p": 4096, "alpha_ndr": Q_(2.5, "us")})
     assert out == "Shrink Example 27.2's checkpoint window from 120 s to 540 s. The 4,096-GPU cluster (NDR, 2.5 μs)."
+    assert variants.restate("a 13B model (13 billion parameters)", {"N": 13e9}, {"N": 5.19e9}) == \
+        "a 5.19B model (5.19 billion parameters)"
 
 
 def test_a_variant_notebook_shows_the_students_numbers_in_question_card_and_panel():

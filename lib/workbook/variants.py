@@ -291,6 +291,12 @@ def restate(text: str, book: dict, mine: dict) -> str:
             for sp in sorted(spellings, key=len, reverse=True):
                 text = re.sub(rf"(?<![\w.,]){re.escape(sp)}(\s?|\u202f|\u00a0)({upat})(?![\w/])",
                               lambda mm: f"{_fmt_like(m_new, mm.group(0))}{mm.group(1)}{mm.group(2)}", text)
+        elif abs(m_old) >= 1e9 and not isinstance(old, Quantity):   # parameter counts: "13B", "70 billion"
+            g_old, g_new = f"{m_old / 1e9:g}", f"{m_new / 1e9:.3g}"
+            text = re.sub(rf"(?<![\w.,]){re.escape(g_old)}(B\b|\s?billion\b)", lambda mm: g_new + mm.group(1), text)
+            for sp in sorted(spellings, key=len, reverse=True):
+                text = re.sub(rf"(?<![\w.,$]){re.escape(sp)}(?![\w]|[.,]\d)",
+                              lambda mm: _fmt_like(m_new, mm.group(0)), text)
         elif len(str(int(abs(m_old)))) >= 2:
             for sp in sorted(spellings, key=len, reverse=True):
                 text = re.sub(rf"(?<![\w.,$]){re.escape(sp)}(?![\w]|[.,]\d)",
