@@ -68,3 +68,27 @@ def test_control_without_the_source_metadata_a_save_loses_the_slides(tmp_path):
     opened = _lab_round_trip(tmp_path, MD.with_suffix(".ipynb").name)
     assert set(_kinds(opened)) == {"-"}                      # one long page
     assert slides.apply(tmp_path / MD.with_suffix(".ipynb").name, check=True)   # --check fails
+
+
+def test_the_command_for_the_other_chapters_adds_only_slide_metadata(tmp_path):
+    """`workbook slides --source chapters` (the integrator's one command), on a copy of §28.3's pair:
+    every cell's source stays, the slide types match the executed twin's, the twin still matches its
+    source's recorded hash, and a second run changes nothing."""
+    from workbook.nb import cell_sources, sha
+
+    src = ROOT / "chapters" / "ch28" / "28_3_roofline.md"
+    for suffix in (".md", ".ipynb"):
+        shutil.copy(src.with_suffix(suffix), tmp_path / src.with_suffix(suffix).name)
+    md, twin = tmp_path / src.name, tmp_path / src.with_suffix(".ipynb").name
+    before = jupytext.read(md, fmt="md:myst")
+    assert slides.main(["--source", str(tmp_path)]) == 0
+    after = jupytext.read(md, fmt="md:myst")
+    assert cell_sources(after) == cell_sources(before)
+    assert [{k: v for k, v in c.metadata.items() if k != "slideshow"} for c in after.cells] == \
+        [dict(c.metadata) for c in before.cells]
+    nb = nbformat.read(twin, as_version=4)
+    assert _kinds(after.cells) == slides.slide_types(nb)
+    if src.with_suffix(".ipynb").exists() and nbformat.read(src.with_suffix(".ipynb"), as_version=4).metadata.get(
+            "fleetcalc", {}).get("source_sha") == sha(src.read_text(encoding="utf-8")):
+        assert nb.metadata["fleetcalc"]["source_sha"] == sha(md.read_text(encoding="utf-8"))
+    assert slides.main(["--source", "--check", str(tmp_path)]) == 0

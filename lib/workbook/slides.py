@@ -179,7 +179,23 @@ def apply_source(md: Path, check: bool = False) -> bool:
         return False
     if not check:
         md.write_text(after, encoding="utf-8")
+        _follow_twin(md, before, after)
     return True
+
+
+def _follow_twin(md: Path, before: str, after: str) -> None:
+    """The executed twin records the hash of the source it was built from (``workbook execute``
+    refuses to overwrite a twin edited since); only slide metadata changed, so it still matches."""
+    from workbook.nb import sha
+
+    twin = md.with_suffix(".ipynb")
+    if not twin.exists():
+        return
+    nb = nbformat.read(twin, as_version=4)
+    meta = nb.metadata.get("fleetcalc", {})
+    if meta.get("source_sha") == sha(before):
+        meta["source_sha"] = sha(after)
+        nbformat.write(nb, twin)
 
 
 def _sources(paths: list[str]) -> list[Path]:
