@@ -124,6 +124,8 @@ def test_every_submission_has_rows_and_feedback(graded):
     fb = (d / "feedback" / "redefines_check.md").read_text(encoding="utf-8")
     assert "Score: **0 / 2**" in fb and "Revisit" in fb           # the hint check() gives
     assert "ZeroDivisionError" in (d / "feedback" / "raises.md").read_text(encoding="utf-8")
+    # the endless loop was inserted as the second code cell: the timeout names it
+    assert "still running code cell 2 of" in (d / "feedback" / "loops.md").read_text(encoding="utf-8")
 
 
 def test_roster_ids_and_bad_rosters(tmp_path):

@@ -42,6 +42,7 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "artifacts" / "screenshots"
 ROOFLINE_NB = ROOT / "chapters" / "ch28" / "28_3_roofline.ipynb"
 EXERCISE_NB = ROOT / "exercises" / "ch28" / "ex28_02_03.ipynb"
+COLLECTIVES = ROOT / "chapters" / "ch28" / "28_5_collectives.md"   # its slide structure lives in the .md
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 KERNEL_IDLE = re.compile(r"Python 3 \(ipykernel\)\s*\|\s*Idle")
@@ -84,6 +85,8 @@ def lab(tmp_path_factory):
     root.mkdir()
     for nb in (ROOFLINE_NB, EXERCISE_NB):
         shutil.copy(nb, root / nb.name)
+    for path in (COLLECTIVES, COLLECTIVES.with_suffix(".ipynb")):   # the repository's own pair, .md and .ipynb
+        shutil.copy(path, root / path.name)
     # lecture mode: the same notebook with its RISE slide metadata (lib/workbook/slides.py)
     deck = _slides().add_slide_metadata(nbformat.read(ROOFLINE_NB, as_version=4))
     nbformat.write(deck, root / SLIDES_NB)
@@ -385,3 +388,65 @@ def test_lecture_mode_renders_the_slide_deck(page):
     expect(frame.locator(".reveal .slides")).to_contain_text("Panel: move the operating point")
     _shot(page, "live_lab_lecture_mode")
     _t("lecture mode done")
+
+
+def test_lecture_mode_from_the_md_pair_survives_a_save(page, lab):
+    """The repository's own notebook with its .md pair (jupytext, as in `make lab`, takes the cells
+    from the .md): the deck has its slides, a slider moves on a slide, and after Ctrl+S both files
+    still carry the slide structure (`workbook slides --check` stays green)."""
+    name = COLLECTIVES.with_suffix(".ipynb").name
+    _open(page, name)
+    _run_all(page)
+    nbp = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)", has_text="28.5 Interconnect").last
+    out = nbp.locator(".jp-OutputArea-output", has=page.locator(".fc-panel")).first
+    cell = nbp.locator(".jp-CodeCell", has=page.locator(".fc-panel")).first
+    expect(cell.locator(".jp-InputPrompt")).to_have_text(re.compile(r"\[\d+\]"), timeout=120_000)
+    expect(page.locator(".jp-StatusBar-TextItem", has_text=KERNEL_IDLE).first).to_be_visible(timeout=120_000)
+    nbp.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    nbp.locator("[data-command='deck:toggle']").first.click()
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(1, timeout=30_000)
+    on_slide = "e => !!e.closest('.jp-deck-mod-onscreen')"
+    assert not out.evaluate(on_slide), "one long page: the panel is on the title slide"
+    for _ in range(120):
+        if out.evaluate(on_slide):
+            break
+        down = page.locator(".jp-deck-mod-direction-down").first
+        fwd = page.locator(".jp-deck-mod-direction-forward").first
+        step = down if "jp-mod-disabled" not in (down.get_attribute("class") or "") else fwd
+        assert "jp-mod-disabled" not in (step.get_attribute("class") or ""), "end of the deck, no panel slide"
+        step.click()
+        page.wait_for_timeout(100)
+    assert out.evaluate(on_slide), "the panel's slide was not reached"
+    table = out.locator(".fc-readouts").first
+    before = table.inner_text()
+    slider = out.locator(".widget-slider").first
+    slider.scroll_into_view_if_needed()
+    slider.locator(".noUi-handle").focus()
+    page.keyboard.press("ArrowRight")
+    expect(table).not_to_have_text(before)                      # the kernel answered on the slide
+    _shot(page, "live_lab_lecture_from_md_pair")
+    nbp.locator("[data-command='deck:toggle']").first.click()
+    expect(page.locator("body[data-jp-deck-mode='presenting']")).to_have_count(0)
+    md, ipynb = lab["root"] / COLLECTIVES.name, lab["root"] / name
+    stamp = ipynb.stat().st_mtime   # jupytext rewrites the .md only when its text changes; the .ipynb always
+    nbp.locator(".jp-Cell").first.click()
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+s")                            # as a lecturer saves; the menu if the key missed
+    page.wait_for_timeout(1500)
+    if ipynb.stat().st_mtime == stamp:
+        page.locator(".lm-MenuBar-item", has_text=re.compile(r"^File$")).click()
+        page.locator("li[data-command='docmanager:save']").first.click()
+    deadline = time.monotonic() + 30
+    while ipynb.stat().st_mtime == stamp and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert ipynb.stat().st_mtime != stamp, "the notebook was not saved"
+    import jupytext
+    slides = _slides()
+    kinds = [c.metadata.get("slideshow", {}).get("slide_type", "-") for c in jupytext.read(md, fmt="md:myst").cells]
+    assert kinds.count("slide") >= 5
+    assert kinds == slides.slide_types(nbformat.read(ipynb, as_version=4))
+    assert not slides.apply(ipynb, check=True) and not slides.apply_source(md, check=True)
+    if not page.locator(".jp-DirListing-item").first.is_visible():
+        page.locator(".lm-TabBar-tab[data-id='filebrowser']").first.click()
+    _t("lecture mode from the .md pair done")

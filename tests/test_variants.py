@@ -69,9 +69,10 @@ def test_the_key_lists_each_students_answers_and_the_notebooks_hold_none(issued)
     assert key == [{k: str(v) for k, v in r.items()} for r in rows]
     ex = answer_key.all_exercises()["28.8"]
     for student in ROSTER:
-        iops = variants.student_inputs(ex, student, SEED)["iops"].m_as("request/s")
-        # by hand (Eq. 28.16): min(link 1 GiB/s = 1024 MiB/s, IOPS x 4 KiB) in MiB/s
-        small = min(1024.0, iops * 4 / 1024)
+        mine = variants.student_inputs(ex, student, SEED)
+        iops, link = mine["iops"].m_as("request/s"), mine["beta_io"].m_as("MiB/s")
+        # by hand (Eq. 28.16): min(the student's link, IOPS x 4 KiB) in MiB/s
+        small = min(link, iops * 4 / 1024)
         row = next(r for r in key if r["student"] == student and r["part"] == "bw_small")
         assert float(row["answer"]) == pytest.approx(small, rel=1e-9)
         nb = nbformat.read(a / SET / f"{student}__ex28_08.ipynb", as_version=4)
@@ -91,8 +92,9 @@ def test_ranges_helpers():
 def test_grading_uses_each_students_own_variant(issued, tmp_path):
     a, _, _ = issued
     ex = answer_key.all_exercises()["28.8"]
-    iops = variants.student_inputs(ex, "s001", SEED)["iops"].m_as("request/s")
-    small, large = min(1024.0, iops * 4 / 1024), min(1024.0, iops * 1.0)
+    mine = variants.student_inputs(ex, "s001", SEED)
+    iops, link = mine["iops"].m_as("request/s"), mine["beta_io"].m_as("MiB/s")
+    small, large = min(link, iops * 4 / 1024), min(link, iops * 1.0)
     nb = nbformat.read(a / SET / "s001__ex28_08.ipynb", as_version=4)
     cell = next(c for c in nb.cells if c.cell_type == "code" and "bw_small = ..." in c.source)
     cell.source = f'bw_small = Q_({small!r}, "MiB/s")\nbw_large = Q_({large!r}, "MiB/s")'

@@ -46,8 +46,14 @@ def run_key(source: str, name: str) -> dict[str, "_ex.Exercise"]:
     before = dict(_ex._REGISTRY)
     for k in list(_ex._REGISTRY):
         _ex._REGISTRY.pop(k)
+    import contextlib
+    import io
+
     try:
-        exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
+        # quietly: a key cell (and the notebook facade's banner on its first import) prints nothing
+        # on the console of `workbook grade`, `variants` or `exercises`
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
         found = dict(_ex._REGISTRY)
     finally:
         _ex._REGISTRY.clear()
@@ -132,8 +138,18 @@ def salt_for(set_name: str, variant: str = "") -> str:
 
 
 def publish_source(ex, inputs: dict | None = None, salt: str = "") -> str:
-    """The ``publish(...)`` call a student notebook runs for ``ex``: inputs and sealed parts."""
-    inputs = {**ex.inputs, **(inputs or {})}
+    """The ``publish(...)`` call a student notebook runs for ``ex``: inputs and sealed parts.
+
+    For a variant (``inputs`` overrides some of the book's), hints and labels quote the variant's
+    numbers, and each part also carries the seal of the book's answer (``book=``), so the
+    self-check can say "that is the book's answer, not your variant's"."""
+    over = dict(inputs or {})
+    inputs = {**ex.inputs, **over}
+    if over:
+        from workbook.variants import restate
+    else:
+        def restate(text, book, mine):
+            return text
     lines = [f"publish({ex.id!r}, {ex.title!r},", "        inputs={" + ", ".join(
         f"{k!r}: {code(v)}" for k, v in inputs.items()) + "},"]
     if ex.answers:
@@ -141,9 +157,15 @@ def publish_source(ex, inputs: dict | None = None, salt: str = "") -> str:
         for name, a in ex.answers.items():
             want = _ex._magnitude_in(ex.expected(name, **inputs), a.unit)
             digests = _ex.seal(want, a.rel, a.abs, f"{salt}/{ex.id}/{name}")
+            book = ""
+            if over:
+                b = _ex._magnitude_in(ex.expected(name), a.unit)
+                bd = [d for d in _ex.seal(b, a.rel, a.abs, f"{salt}/{ex.id}/{name}") if d not in digests]
+                book = f",\n                 book={bd!r}" if bd else ""
             lines.append(f"            {name!r}: part({a.unit!r}, rel={a.rel!r}, abs={a.abs!r}, "
-                         f"label={(a.label or name)!r},\n                 hint={a.hint!r},\n"
-                         f"                 seal={digests!r}),")
+                         f"label={restate(a.label or name, ex.inputs, over)!r},\n"
+                         f"                 hint={restate(a.hint, ex.inputs, over)!r},\n"
+                         f"                 seal={digests!r}{book}),")
         lines.append("        },")
     else:
         lines.append("        parts={},")

@@ -49,7 +49,21 @@ raised); for a whole submission: ``invalid-json``, ``not-a-notebook``, ``empty``
 ``cpu-limit``, ``killed`` (its process died of a signal before it reported), ``kernel-failed`` (it
 exited before it reported, or its report was malformed), ``sandbox-failed``, ``grader-error``,
 ``changed-during-grading``, ``unknown-exercise-set``, ``other-exercise-set (<set>)``,
-``unknown-student``.
+``unknown-student``, ``variant-mismatch (notebook seed <s>, SEED=<t>)`` (the notebook was issued
+with another seed: nothing is graded against the wrong inputs). Per part also ``unit-confusion``
+(right under a common unit confusion: GB/GiB, Gb/GB, %/fraction, per direction/both ways; the
+feedback names it) and ``book-inputs`` (a variant answered with the book's inputs); both score 0.
+A ``timeout`` names the cell that was still running.
+
+Variants without a roster: a notebook issued by ``workbook variants`` records its student, seed and
+draws in its metadata; without ``--roster`` the grader grades it against that variant (and says so,
+on the console and in the feedback) instead of against the book's inputs. With ``--roster`` the
+inputs are recomputed from the roster and the seed, and a notebook issued with another seed gets
+``variant-mismatch``.
+
+Gradebooks (see :func:`write_gradebooks` and instructor/README.md): ``gradebook_canvas.csv``,
+``gradebook_moodle.csv`` (one row per student: id, name, email from the roster, one column per
+exercise, the total) and ``gradescope/<submission>.json`` (Gradescope's autograder results).
 """
 from __future__ import annotations
 
@@ -149,6 +163,39 @@ def read_roster(path: Path) -> list[str]:
     return ids
 
 
+def read_people(path: Path) -> dict[str, dict]:
+    """{student id: {"name", "email", "sis_id", "canvas_id", "section"}} from a roster CSV (the
+    optional columns ``name`` (or ``first``/``last`` names), ``email``, ``sis_id``, ``canvas_id``,
+    ``section``; missing ones are empty)."""
+    ids = read_roster(path)
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or not any(h and h.strip().lower() in ("id", "student_id", "student") for h in rows[0]):
+        return {i: {} for i in ids}
+    out = {}
+    for r in rows:
+        r = {(k or "").strip().lower(): (v or "").strip() for k, v in r.items()}
+        sid = r.get("id") or r.get("student_id") or r.get("student")
+        if not sid:
+            continue
+        name = r.get("name") or " ".join(x for x in (r.get("first name") or r.get("first", ""),
+                                                     r.get("last name") or r.get("last", "")) if x)
+        out[sid] = {"name": name, "email": r.get("email") or r.get("email address", ""),
+                    "sis_id": r.get("sis_id") or r.get("sis user id", ""), "canvas_id": r.get("canvas_id", ""),
+                    "section": r.get("section", "")}
+    return out
+
+
+def variant_of(nb) -> dict | None:
+    """What a variant notebook records about itself: {"student", "seed", "draws"} (None: the book's)."""
+    meta = (nb.get("metadata") or {}).get("fleetcalc") or {}
+    if not isinstance(meta.get("student"), str) or not isinstance(meta.get("seed"), int):
+        return None
+    draws = meta.get("draws") if isinstance(meta.get("draws"), dict) else {}
+    return {"student": meta["student"], "seed": meta["seed"],
+            "draws": {str(k): int(v) for k, v in draws.items() if isinstance(v, int) and 0 <= v < 10_000}}
+
+
 # ----------------------------------------------------------------------------- judging
 
 def _value(v: dict):
@@ -187,7 +234,8 @@ def judge_set(exs: dict, values: dict | None, errors: list, inputs_for) -> list[
                                  message=f"✗ Exercise {ex_id}, {label}: the variable `{name}` is not defined."))
                 continue
             want = _magnitude_in(ex.expected(name, **inputs), a.unit)
-            res = judge(ex_id, label, _value(v), want, a.unit, a.rel, a.abs, a.hint)
+            book = _magnitude_in(ex.expected(name), a.unit) if inputs else None
+            res = judge(ex_id, label, _value(v), want, a.unit, a.rel, a.abs, a.hint, book=book)
             rows.append(dict(exercise=ex_id, part=name, score=a.points if res else 0, max_score=a.points,
                              status=res.status, message=res.message))
     return rows
@@ -250,7 +298,8 @@ def _read_journal(path: Path, settings: str) -> dict:
 
 def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, jobs: int = 2,
                  roster: list[str] | None = None, seed: int = 0, log=print, trusted: bool = False,
-                 memory: int = sandbox.Limits.memory, out: Path | None = None, fresh: bool = False) -> list[dict]:
+                 memory: int = sandbox.Limits.memory, out: Path | None = None, fresh: bool = False,
+                 people: dict | None = None) -> list[dict]:
     from workbook import answer_key, variants
 
     folder = Path(folder)
@@ -302,6 +351,17 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
         student = identify_student(p, nb, roster)
         if roster is not None and student is None:
             return fail("unknown-student", "no roster id in the file name or the notebook's metadata")
+        recorded = variant_of(nb)
+        how = None
+        if roster is not None:
+            if recorded is not None and recorded["seed"] != seed:
+                return fail(f"variant-mismatch (notebook seed {recorded['seed']}, SEED={seed})",
+                            f"this notebook was issued with seed {recorded['seed']}, but the class is graded with "
+                            f"SEED={seed}: grade again with SEED={recorded['seed']} (nothing was graded against "
+                            "the wrong inputs)")
+            how = "roster"
+        elif recorded is not None:
+            student, how = recorded["student"], "notebook"
         exs = key[s]
         names = [n for ex in exs.values() for n in ex.answers]
         if not names:
@@ -311,16 +371,24 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
             return fail(res["status"], res.get("detail", ""), res.get("errors", ()))
 
         def inputs_for(ex):
-            return variants.student_inputs(ex, student, seed) if student else {}
+            if how == "roster":
+                return variants.assign(ex, roster, seed)[student][0]
+            if how == "notebook":
+                return variants.student_inputs(ex, student, recorded["seed"], recorded["draws"].get(ex.id, 0))
+            return {}
 
         rows = judge_set(exs, res["values"], res["errors"], inputs_for)
-        return {"rows": rows, "errors": res["errors"], "student": student}
+        return {"rows": rows, "errors": res["errors"], "student": student, "variant_from": how,
+                "seed": seed if how == "roster" else (recorded or {}).get("seed")}
 
     def safe(p):
         if (p.name, digest[p]) in done:
             return done[(p.name, digest[p])], True
         try:
-            return one(p), False
+            r = one(p)
+            if roster is not None and not r.get("student") and parsed[p][0] is not None:
+                r["student"] = identify_student(p, parsed[p][0], roster)   # its gradebook row, even when it failed
+            return r, False
         except Exception as exc:  # noqa: BLE001 - one submission never stops the run
             return fail("grader-error", f"{type(exc).__name__}: {str(exc)[:200]}"), False
 
@@ -350,7 +418,14 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
             results[i] = (p, fail("changed-during-grading",
                                   "the file changed while the class was graded; grade it again"))
     write_outputs(out, [dict(path=p, **r) for p, r in results], set_name)
+    write_gradebooks(out, [dict(path=p, **r) for p, r in results], set_name, key.get(set_name, {}),
+                     roster, people or {})
     journal.unlink(missing_ok=True)
+    from_nb = [p.name for p, r in results if r.get("variant_from") == "notebook"]
+    if from_nb:
+        log(f"NOTE: no ROSTER= given: {len(from_nb)} variant notebook(s) were graded against the student and "
+            "seed recorded in each notebook (its metadata, which a student could edit); pass ROSTER= and SEED= "
+            "to recompute every student's inputs from the roster instead")
     how = "without isolation (--trusted)" if trusted else f"each in its own sandbox ({sandbox.available()[1]})"
     log(f"graded {len(subs)} submission(s) of {set_name} {how} in {time.monotonic() - t0:.1f} s"
         + (f", {reused} from the interrupted run" if reused else "") + f" -> {out / 'grades.csv'}; "
@@ -392,6 +467,12 @@ def write_outputs(folder: Path, results: list[dict], set_name: str | None) -> No
         lines = [f"# Feedback: {name}", "",
                  f"Exercise set `{set_name}`" + (f", variant of student `{r['student']}`" if r.get("student") else "")
                  + f". Score: **{_num(score)} / {_num(out)}**.", ""]
+        if r.get("variant_from") == "notebook":
+            lines += [f"Graded against the variant recorded in this notebook (student `{r['student']}`, seed "
+                      f"{r.get('seed')}): no roster was given.", ""]
+        if any(row["status"] == "book-inputs" for row in r["rows"]):
+            lines += ["Some answers match the book's inputs, not your variant's: redo them with the inputs in "
+                      "your exercise card.", ""]
         for row in r["rows"]:
             lines.append(f"- {row['message']}")
         if r.get("errors"):
@@ -399,6 +480,86 @@ def write_outputs(folder: Path, results: list[dict], set_name: str | None) -> No
             lines += [f"- cell {e['cell']}: `{e['ename']}`: {e['evalue']}" for e in r["errors"]]
         _write_atomic(fb / f"{r['path'].stem}.md", "\n".join(lines) + "\n")
     _write_atomic(folder / "grades.csv", buf.getvalue())
+
+
+def _student_of(r: dict) -> str:
+    return r.get("student") or r["path"].stem
+
+
+def write_gradebooks(folder: Path, results: list[dict], set_name: str | None, exs: dict,
+                     roster: list[str] | None, people: dict) -> None:
+    """The gradebooks an LMS imports, beside ``grades.csv``.
+
+    * ``gradebook_canvas.csv``: Canvas's gradebook import (columns ``Student, ID, SIS User ID,
+      SIS Login ID, Section``, a ``Points Possible`` row, then one column per exercise and the total,
+      each named ``<set> <exercise>`` / ``<set> total``); Canvas matches a row on ``ID`` (the roster's
+      ``canvas_id``) or else ``SIS User ID`` (the roster's ``sis_id``, else the student id).
+    * ``gradebook_moodle.csv``: Moodle's grade import (``ID number, Email address, Full name``, then
+      one column per exercise and the total); map ``ID number`` (or the email) to the user field.
+    * ``gradescope/<submission>.json``: Gradescope autograder results (``score``, ``tests`` with
+      ``name, score, max_score, status, output``), one per submission.
+
+    One row per student: the best-scoring submission of each student when several are handed in
+    (a roster's students with no submission get empty cells); without a roster, one per submission.
+    """
+    import json as _json
+
+    ex_ids = list(exs)
+    points = {e: sum(a.points for a in exs[e].answers.values()) for e in ex_ids}
+    total_max = sum(points.values())
+    best: dict[str, dict] = {}
+    for r in results:
+        sid = _student_of(r)
+        score = sum(row["score"] for row in r["rows"])
+        if sid not in best or score > sum(row["score"] for row in best[sid]["rows"]):
+            best[sid] = r
+    order = list(roster) if roster else sorted(best)
+    prefix = set_name or "grades"
+
+    def per_ex(r):
+        got = {e: 0.0 for e in ex_ids}
+        for row in r["rows"]:
+            if row["exercise"] in got:
+                got[row["exercise"]] += row["score"]
+        return got
+
+    # Canvas
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    cols = [f"{prefix} {e}" for e in ex_ids] + [f"{prefix} total"]
+    w.writerow(["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *cols])
+    w.writerow(["Points Possible", "", "", "", "", *[_num(points[e]) for e in ex_ids], _num(total_max)])
+    for sid in order:
+        pp = people.get(sid, {})
+        r = best.get(sid)
+        cells = ([_num(v) for v in per_ex(r).values()] + [_num(sum(row["score"] for row in r["rows"]))]
+                 if r else [""] * len(cols))
+        w.writerow([pp.get("name") or sid, pp.get("canvas_id", ""), pp.get("sis_id") or sid,
+                    pp.get("email", ""), pp.get("section", ""), *cells])
+    _write_atomic(folder / "gradebook_canvas.csv", buf.getvalue())
+    # Moodle
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["ID number", "Email address", "Full name", *cols])
+    for sid in order:
+        pp = people.get(sid, {})
+        r = best.get(sid)
+        cells = ([_num(v) for v in per_ex(r).values()] + [_num(sum(row["score"] for row in r["rows"]))]
+                 if r else [""] * len(cols))
+        w.writerow([sid, pp.get("email", ""), pp.get("name", ""), *cells])
+    _write_atomic(folder / "gradebook_moodle.csv", buf.getvalue())
+    # Gradescope: one results.json per submission
+    gs = folder / "gradescope"
+    gs.mkdir(exist_ok=True)
+    for r in results:
+        tests = [{"name": f"Exercise {row['exercise']}, {row['part']}" if row["exercise"] else "notebook",
+                  "number": row["exercise"] or "", "score": row["score"], "max_score": row["max_score"],
+                  "status": "passed" if row["status"] == "correct" else "failed",
+                  "output": row["message"], "visibility": "visible"} for row in r["rows"]]
+        doc = {"score": sum(row["score"] for row in r["rows"]),
+               "output": f"Exercise set {set_name}" + (f", student {r['student']}" if r.get("student") else ""),
+               "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
+        _write_atomic(gs / f"{r['path'].stem}.json", _json.dumps(doc, indent=1, ensure_ascii=False) + "\n")
 
 
 def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
@@ -468,10 +629,12 @@ def main(argv=None) -> int:
     if a.roster and not Path(a.roster).is_file():
         ap.error(f"--roster {a.roster}: no such file")
     roster = read_roster(Path(a.roster)) if a.roster else None
+    people = read_people(Path(a.roster)) if a.roster else None
     if a.memory <= 0:
         ap.error(f"--memory must be > 0 GiB; got {a.memory}")
     grade_folder(Path(a.folder), a.set, a.timeout, a.jobs, roster, a.seed, trusted=a.trusted,
-                 memory=int(a.memory * sandbox.GIB), out=Path(a.out) if a.out else None, fresh=a.fresh)
+                 memory=int(a.memory * sandbox.GIB), out=Path(a.out) if a.out else None, fresh=a.fresh,
+                 people=people)
     return 0
 
 

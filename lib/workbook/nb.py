@@ -12,8 +12,11 @@ Safety: nothing a student typed is overwritten.
   since it was last executed here, and whose executed twin is as that run wrote it (a record kept
   in _build/.cache/executed.json, never committed); ``--rerun`` executes it anyway.
 * ``exercises`` writes student notebooks without answers (see :func:`to_exercise`): the answer-key
-  cell becomes a sealed ``publish`` card, solution regions become stubs, model answers become
-  "Your answer" cells with the rubric's self-check list, panels stay closed until answered.
+  cell becomes a sealed ``publish`` card (one collapsed cell, ``jupyter.source_hidden``, that also
+  holds each panel's sealed source), solution regions become stubs, model answers become "Your
+  answer" cells with the rubric's self-check list, and each panel cell only names its panel
+  (``answer_first``): it opens by itself once the exercise's parts pass, or earlier on a click with
+  the readouts that would give an answer away hidden.
 * ``exercises`` keeps ``exercises/.generated.json`` with the hash of every file it wrote; a file
   whose content changed since then is a student's work, and regeneration stops and says so.
 """
@@ -68,8 +71,11 @@ def execute_notebook(nb, cwd: Path, timeout: int = 300):
     """Run every cell of ``nb`` in a fresh kernel started in ``cwd``; the outputs land in ``nb``."""
     from nbclient import NotebookClient
 
+    # the kernel's own start-up warnings (e.g. "running over TCP without encryption") are noise on the
+    # console of `workbook execute` / `exercises`: the kernel logs errors only
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(cwd)}}, store_widget_state=True)
+                            resources={"metadata": {"path": str(cwd)}}, store_widget_state=True,
+                            extra_arguments=["--IPKernelApp.log_level=ERROR"])
     client.execute()
     return nb
 
@@ -260,8 +266,9 @@ CHECK_ID = re.compile(r"""\bcheck\(\s*["']([^"']+)["']""")
 EXERCISE_ID = re.compile(r"""\bexercise\(\s*["']([^"']+)["']\s*\)""")
 
 
-def _closed_panel(cell, ex_id: str | None):
-    """The student's panel cell: the panel's code sealed away until the exercise passes or a click."""
+def _closed_panel(cell, key: str | None):
+    """(the student's panel cell, its sealed source): the panel's code goes to the collapsed card
+    cell (``sealed_panel``), the visible cell only names it (``answer_first``)."""
     import binascii
     import zlib
 
@@ -273,10 +280,17 @@ def _closed_panel(cell, ex_id: str | None):
     blob = binascii.hexlify(zlib.compress(cell.source.encode("utf-8"), 9)).decode()
     lines = [blob[i:i + 96] for i in range(0, len(blob), 96)]
     code = "\n".join(f'    "{line}"' for line in lines)
-    cell.source = (f"# The panel for this exercise opens once its check passes (or on a click).\n"
-                   f"answer_first({ex_id!r}, prompt={prompt!r}, code=(\n{code}))")
+    cell.source = (f"# This exercise's panel: it opens by itself once your answers pass; before that, on a click,\n"
+                   f"# with the readouts that would give the answers away hidden.\n"
+                   f"answer_first({key!r}, prompt={prompt!r})")
     cell.outputs = []
-    return cell
+    return cell, f"sealed_panel({key!r}, (\n{code}))"
+
+
+CARD_HEAD = ("# Your exercises' inputs and sealed self-checks (the answers are not here), and the exercises' panels,\n"
+             "# sealed until you answer. Nothing to read or edit here: run it and keep it collapsed.\n"
+             "from fleetcalc.ui.exercises import sealed_panel, cards_loaded\n")
+CARD_META = {"tags": ["exercise-card", "hide-input"], "jupyter": {"source_hidden": True}}
 
 
 def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | None = None,
@@ -298,15 +312,17 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
     cells = []
     current: str | None = None
     answers: set = set()
+    card_cell = None
+    panel_count: dict = {}
+    sealed_sources: list = []
     for cell in ex.cells:
         tags = cell.metadata.get("tags", [])
         if cell.cell_type == "code" and "answer-key" in tags:
             exs = run_key(cell.source, set_name)
             answers |= {n for e in exs.values() for n in e.answers}
             body = "\n".join(publish_source(e, (overrides or {}).get(e.id), salt) for e in exs.values())
-            cells.append(nbformat.v4.new_code_cell(
-                "# Your exercises' inputs, and a sealed self-check for each answer (the answers are not here).\n"
-                + body, metadata={"tags": ["exercise-card"]}))
+            card_cell = nbformat.v4.new_code_cell(CARD_HEAD + body, metadata=copy.deepcopy(CARD_META))
+            cells.append(card_cell)
             continue
         if "rubric" in tags:  # the instructor's rubric stays out; its self-check list goes in, folded
             m = SELF_CHECK.search(cell.source)
@@ -332,25 +348,36 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
             if BEGIN in cell.source:
                 cell.source = strip_solution_code(cell.source, answers)
             if _panel_call(cell.source) is not None:
-                cell = _closed_panel(cell, current)
+                base = current or ""
+                n = panel_count[base] = panel_count.get(base, 0) + 1
+                cell, sealed = _closed_panel(cell, base if n == 1 and base else f"{base}#{n}")
+                sealed_sources.append(sealed)
         if cell.cell_type == "markdown" and HEADING.search(cell.source) and not cell.source.startswith("**Your"):
             current = None if re.search(r"^#{1,3} ", cell.source, re.M) else current
         cells.append(cell)
     # a panel never comes before its exercise's last check cell
     for i in range(len(cells)):
         c = cells[i]
-        if c.cell_type == "code" and c.source.startswith("# The panel for this exercise"):
-            ex_id = re.search(r"answer_first\('([^']+)'", c.source)
+        if c.cell_type == "code" and c.source.startswith("# This exercise's panel"):
+            ex_id = re.search(r"answer_first\('([^'#]+)", c.source)
             if not ex_id:
                 continue
             last = max((k for k, d in enumerate(cells) if d.cell_type == "code"
                         and f'check("{ex_id.group(1)}"' in d.source), default=-1)
             if last > i:
                 cells.insert(last, cells.pop(i))
+    if card_cell is None and sealed_sources:   # panels without an answer key: a card cell of their own
+        card_cell = nbformat.v4.new_code_cell(CARD_HEAD.rstrip(), metadata=copy.deepcopy(CARD_META))
+        first_code = next((k for k, c in enumerate(cells) if c.cell_type == "code"), len(cells))
+        cells.insert(first_code + 1, card_cell)
+    if card_cell is not None:
+        card_cell.source += "".join("\n" + s for s in sealed_sources) + "\ncards_loaded()"
     note = nbformat.v4.new_markdown_cell(
         f"> **Student notebook**, generated from `{source_rel}`. Replace each `...` with your "
-        "answer and run the `check(...)` cell below it; an exercise's panel opens once its parts pass "
-        "(or when you choose to see it). Regenerating the exercises never overwrites a notebook you "
+        "answer and run the `check(...)` cell below it; an exercise's panel opens by itself once its "
+        "parts pass (before that, on a click, with the readouts that would give the answers away hidden). "
+        "Each exercise's inputs are bound in the cell that opens it, under names no other exercise uses, "
+        "so *Run All* leaves every exercise's numbers in place. Regenerating the exercises never overwrites a notebook you "
         "have edited.",
         metadata={"tags": ["generated-note"]})
     first_md = next((k for k, c in enumerate(cells) if c.cell_type == "markdown"), -1)

@@ -372,6 +372,25 @@ def _describe_exit(rc: int) -> tuple[str, str]:
     return "kernel-failed", f"its process exited (code {rc}) before it reported its answers"
 
 
+def _running_cell(errlog: Path, n_cells: int) -> str:
+    """ ": it was still running code cell 7 of 12" from the harness's markers on stderr, or ""."""
+    try:
+        with open(errlog, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - (1 << 16)))
+            tail = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    found = re.findall(r"^@@workbook-cell (\d+)$", tail, re.M)
+    if not found or not 1 <= int(found[-1]) <= n_cells:
+        return ""
+    return f": it was still running code cell {int(found[-1])} of {n_cells} (the {_ordinal(int(found[-1]))} code cell)"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), trusted: bool = False,
               _quiet: bool = False) -> Outcome:
     """Run ``cells`` (a notebook's code cells, in order) in a fresh sandbox; read ``names`` back as data.
@@ -433,7 +452,8 @@ def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), tru
             took = time.monotonic() - t0
             tail = errlog.read_bytes()[-2000:].decode("utf-8", "replace") if errlog.exists() else ""
             if timed_out:
-                return Outcome("timeout", f"did not finish within {limits.timeout:g} s", seconds=took)
+                return Outcome("timeout", f"did not finish within {limits.timeout:g} s" + _running_cell(errlog, len(cells)),
+                               seconds=took)
             raw = report.read_bytes()[: (1 << 20) + 1]
             if not raw:
                 if not trusted and "bwrap:" in tail:

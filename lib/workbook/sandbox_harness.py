@@ -78,6 +78,10 @@ def run() -> None:
     errors, memory = [], False
     for i, src in enumerate(cells, start=1):
         try:
+            _write(2, f"\n@@workbook-cell {i}\n".encode())   # the grader names this cell if time runs out
+        except BaseException:
+            pass
+        try:
             r = shell.run_cell(src, store_history=False)
             e = r.error_before_exec or r.error_in_exec
         except MemoryError as exc:

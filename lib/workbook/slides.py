@@ -2,6 +2,16 @@
 
     workbook slides [PATH.ipynb ...]            # default: every executed notebook in chapters/ and solutions/
     workbook slides --check [PATH ...]          # exit 1 if a notebook's slide metadata is missing or stale
+    workbook slides --source [PATH.md|DIR ...]  # write the slide metadata into the .md sources too
+
+Where the slide structure lives. JupyterLab with jupytext (``make lab``) takes a paired notebook's
+cells, metadata included, from its ``.md``, and writes the ``.md`` and the ``.ipynb`` from that on
+every save. Slide metadata only in the ``.ipynb`` is therefore lost: the deck is one long slide and
+the first save strips it. ``--source`` writes it into the ``.md`` (MyST cell options
+``slideshow: {slide_type: ...}`` on code cells, ``+++ {"slideshow": ...}`` on markdown cells), so
+jupytext keeps it, saving keeps it, and ``--check`` stays green. Once a source carries slide
+metadata, ``--check`` checks the source as well as its executed twin. To put every chapter's
+structure into its sources (the integrator, once): ``workbook slides --source chapters``.
 
 Only ``cell.metadata["slideshow"]`` and the notebook's ``metadata["rise"]`` are written: cell sources,
 outputs, tags and ids stay exactly as they were, so nbval and the static site see the same notebook.
@@ -142,14 +152,88 @@ def apply(path: Path, check: bool = False) -> bool:
     return True
 
 
+def _header(text: str) -> str:
+    """The front matter of a MyST source (``---`` ... ``---``) and the newlines after it."""
+    m = re.match(r"---\n.*?\n---\n\n*", text, re.S)
+    return m.group(0) if m else ""
+
+
+def has_slides(md: Path) -> bool:
+    """Whether a .md source carries slide metadata (it then opted in to lecture mode from the source)."""
+    text = md.read_text(encoding="utf-8")
+    return bool(re.search(r'"slideshow"|^slideshow:|^:slideshow:', text, re.M))
+
+
+def apply_source(md: Path, check: bool = False) -> bool:
+    """Write the slide metadata into the MyST source ``md`` (cells' ``slideshow`` only: sources,
+    tags and the front matter stay as they are); returns whether it changed (or would change)."""
+    import jupytext
+
+    before = md.read_text(encoding="utf-8")
+    nb = jupytext.reads(before, fmt="md:myst")
+    add_slide_metadata(nb)
+    nb.metadata.pop("rise", None)          # notebook-level settings stay in the .ipynb
+    after = jupytext.writes(nb, fmt="md:myst")
+    after = _header(before) + after[len(_header(after)):]   # keep the author's front matter byte for byte
+    if after == before:
+        return False
+    if not check:
+        md.write_text(after, encoding="utf-8")
+        _follow_twin(md, before, after)
+    return True
+
+
+def _follow_twin(md: Path, before: str, after: str) -> None:
+    """The executed twin records the hash of the source it was built from (``workbook execute``
+    refuses to overwrite a twin edited since); only slide metadata changed, so it still matches."""
+    from workbook.nb import sha
+
+    twin = md.with_suffix(".ipynb")
+    if not twin.exists():
+        return
+    nb = nbformat.read(twin, as_version=4)
+    meta = nb.metadata.get("fleetcalc", {})
+    if meta.get("source_sha") == sha(before):
+        meta["source_sha"] = sha(after)
+        nbformat.write(nb, twin)
+
+
+def _sources(paths: list[str]) -> list[Path]:
+    out: list[Path] = []
+    for p in map(Path, paths or [ROOT / d for d in DIRS]):
+        p = p if p.is_absolute() else Path.cwd() / p
+        if p.is_dir():
+            out += [q for q in sorted(p.rglob("*.md")) if q.name != "README.md" and "_build" not in q.parts
+                    and ".ipynb_checkpoints" not in q.parts]
+        else:
+            out.append(p.with_suffix(".md"))
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="*", help=".ipynb files (default: chapters/ and solutions/)")
     ap.add_argument("--check", action="store_true", help="report notebooks whose slide metadata is stale")
+    ap.add_argument("--source", action="store_true",
+                    help="also write the slide metadata into the .md sources (PATHs: .md files or folders)")
     a = ap.parse_args(argv)
+    if a.source:
+        mds = _sources(a.paths)
+        changed = [m for m in mds if apply_source(m, check=a.check)]
+        twins = [m.with_suffix(".ipynb") for m in mds if m.with_suffix(".ipynb").exists()]
+        changed += [p for p in twins if apply(p, check=a.check)]
+        for p in changed:
+            print(("stale slide metadata: " if a.check else "slides: ") + str(p))
+        if a.check:
+            return 1 if changed else 0
+        print(f"slide metadata in {len(mds)} source(s) and {len(twins)} executed twin(s), {len(changed)} rewritten")
+        return 0
     paths = [Path(p) for p in a.paths] if a.paths else _executed_notebooks()
     paths = [p.with_suffix(".ipynb") if p.suffix == ".md" else p for p in paths]
     changed = [p for p in paths if apply(p, check=a.check)]
+    if a.check:   # a source that carries slide metadata is checked too (a save from JupyterLab writes it)
+        changed += [m for m in (p.with_suffix(".md") for p in paths)
+                    if m.exists() and has_slides(m) and apply_source(m, check=True)]
     for p in changed:
         print(("stale slide metadata: " if a.check else "slides: ") + str(p))
     if a.check:

@@ -7,7 +7,10 @@ The roster is a CSV with a column ``id`` (or ``student_id``/``student``; else th
 For every student and exercise set, every exercise that declares ``ranges`` in its solution
 notebook's answer key gets inputs drawn inside those ranges from a random stream seeded by
 ``sha256(seed/student/exercise)``, redrawn until the exercise's ``valid`` condition holds, every
-answer is finite and non-zero, and the draw differs from the book's inputs. The tool writes
+answer is finite and non-zero, the draw differs from the book's inputs and from every input set a
+student listed earlier in the roster already holds (:func:`assign`; the number of draws passed over
+is recorded in the notebook's metadata, ``fleetcalc.draws``). The question text, hints and labels
+quote the student's numbers (:func:`restate`). The tool writes
 
 * ``DIR/<set>/<student>__<set name>.ipynb``: the student's notebook (the set's student notebook
   with the student's inputs in its exercise card and seals for the student's answers); hand each
@@ -183,9 +186,23 @@ def _id_key(ex_id: str):
 _CACHE: dict = {}
 
 
-def student_inputs(ex, student: str, seed: int) -> dict:
-    """The inputs of ``ex`` that differ for ``student`` (``{}``: the book's inputs)."""
-    key = (getattr(ex, "set", ""), ex.id, student, seed)
+def _draws(ex, student: str, seed: int):
+    """The student's stream of acceptable variants of ``ex`` (never the book's inputs), in order."""
+    rng = _rng(seed, f"{student}/{ex.id}")
+    book = variant_key(ex, ex.inputs)
+    for _ in range(MAX_TRIES):
+        inputs = dict(ex.inputs)
+        for name in sorted(ex.ranges):
+            inputs[name] = draw_value(rng, ex.inputs[name], ex.ranges[name])
+        if variant_key(ex, inputs) != book and acceptable(ex, inputs):
+            yield {n: inputs[n] for n in sorted(ex.ranges)}
+
+
+def student_inputs(ex, student: str, seed: int, skip: int = 0) -> dict:
+    """The inputs of ``ex`` that differ for ``student`` (``{}``: the book's inputs): the
+    ``skip``-th acceptable draw of the student's own stream (``skip`` > 0 after a collision, see
+    :func:`assign`)."""
+    key = (getattr(ex, "set", ""), ex.id, student, seed, skip)
     if key in _CACHE:
         return dict(_CACHE[key])
     found: dict = {}
@@ -193,17 +210,50 @@ def student_inputs(ex, student: str, seed: int) -> dict:
         missing = [name for name in ex.ranges if name not in ex.inputs]
         if missing:
             raise ValueError(f"exercise {ex.id}: ranges name inputs it does not have: {missing}")
-        rng = _rng(seed, f"{student}/{ex.id}")
-        book = variant_key(ex, ex.inputs)
-        for _ in range(MAX_TRIES):
-            inputs = dict(ex.inputs)
-            for name in sorted(ex.ranges):
-                inputs[name] = draw_value(rng, ex.inputs[name], ex.ranges[name])
-            if variant_key(ex, inputs) != book and acceptable(ex, inputs):
-                found = {n: inputs[n] for n in sorted(ex.ranges)}
+        for k, inputs in enumerate(_draws(ex, student, seed)):
+            if k == skip:
+                found = inputs
                 break
     _CACHE[key] = found
     return dict(found)
+
+
+class TooFewVariants(ValueError):
+    """An exercise's ranges hold fewer distinct variants than the roster has students."""
+
+
+_ASSIGNED: dict = {}
+
+
+def assign(ex, roster: list[str], seed: int) -> dict[str, tuple[dict, int]]:
+    """{student: (inputs, skip)} for every student of ``roster``, no two alike.
+
+    Each student takes the first draw of their own stream that no student before them in the
+    roster took (``skip`` counts the draws passed over; it is written into the student's notebook
+    so the grader can recompute it without the roster). Append new students at the end of the
+    roster and keep those who left: an earlier student's variant never depends on a later one.
+    """
+    key = (getattr(ex, "set", ""), ex.id, tuple(roster), seed)
+    if key in _ASSIGNED:
+        return _ASSIGNED[key]
+    taken: set = set()
+    out: dict = {}
+    for student in roster:
+        got = None
+        if ex.ranges and ex.answers:
+            for k, inputs in enumerate(_draws(ex, student, seed)):
+                vk = variant_key(ex, {**ex.inputs, **inputs})
+                if vk not in taken:
+                    taken.add(vk)
+                    got = (inputs, k)
+                    _CACHE[(getattr(ex, "set", ""), ex.id, student, seed, k)] = dict(inputs)
+                    break
+            if got is None:
+                raise TooFewVariants(f"exercise {ex.id}: no variant left for {student} after {len(taken)} students: "
+                                     "widen its ranges (or give it a finer step)")
+        out[student] = got or ({}, 0)
+    _ASSIGNED[key] = out
+    return out
 
 
 # ----------------------------------------------------------------------------- writing
@@ -219,20 +269,81 @@ def _num(x: float) -> str:
     return f"{x:.10g}"
 
 
-def student_notebook(set_name: str, student: str, seed: int):
-    """The set's student notebook with ``student``'s inputs and seals (not executed)."""
+def restate(text: str, book: dict, mine: dict) -> str:
+    """``text`` with each quoted book value of an input in ``mine`` replaced by the student's value
+    ("shrink to 90 s" -> "shrink to 540 s"): a number followed by its unit, or, for a plain number
+    of two digits or more, the number alone (with or without thousands separators)."""
+    import re
+
+    for name, new in mine.items():
+        old = book.get(name)
+        if old is None:
+            continue
+        m_old, m_new = _magnitude(old), _magnitude(new)
+        spellings = {f"{m_old:g}", f"{m_old:,g}"} if m_old != int(m_old) or abs(m_old) < 1e15 else {f"{m_old:g}"}
+        if m_old == int(m_old):
+            spellings |= {f"{int(m_old)}", f"{int(m_old):,}"}
+        if isinstance(old, Quantity):
+            units = {f"{old.units:~P}", f"{old.units:~D}", f"{old.units:~P}".replace("µ", "μ"),
+                     f"{old.units:~P}".replace(" ", "")}
+            units |= {u.replace("bit", "b") for u in units}
+            upat = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+            for sp in sorted(spellings, key=len, reverse=True):
+                text = re.sub(rf"(?<![\w.,]){re.escape(sp)}(\s?|\u202f|\u00a0)({upat})(?![\w/])",
+                              lambda mm: f"{_fmt_like(m_new, mm.group(0))}{mm.group(1)}{mm.group(2)}", text)
+        elif abs(m_old) >= 1e9 and not isinstance(old, Quantity):   # parameter counts: "13B", "70 billion"
+            g_old, g_new = f"{m_old / 1e9:g}", f"{m_new / 1e9:.3g}"
+            text = re.sub(rf"(?<![\w.,]){re.escape(g_old)}(B\b|\s?billion\b)", lambda mm: g_new + mm.group(1), text)
+            for sp in sorted(spellings, key=len, reverse=True):
+                text = re.sub(rf"(?<![\w.,$]){re.escape(sp)}(?![\w]|[.,]\d)",
+                              lambda mm: _fmt_like(m_new, mm.group(0)), text)
+        elif len(str(int(abs(m_old)))) >= 2:
+            for sp in sorted(spellings, key=len, reverse=True):
+                text = re.sub(rf"(?<![\w.,$]){re.escape(sp)}(?![\w]|[.,]\d)",
+                              lambda mm: _fmt_like(m_new, mm.group(0)), text)
+    return text
+
+
+def _fmt_like(x: float, original: str) -> str:
+    """``x`` written the way the book wrote its value (thousands separators or not)."""
+    if x == int(x) and abs(x) < 1e15:
+        return f"{int(x):,}" if "," in original else f"{int(x)}"
+    return f"{x:,g}" if "," in original else f"{x:g}"
+
+
+def student_notebook(set_name: str, student: str, seed: int, draws: dict | None = None):
+    """The set's student notebook with ``student``'s inputs and seals (not executed).
+
+    ``draws``: {exercise id: skip} from :func:`assign` (default: each exercise's first draw)."""
+    import re
+
     from workbook import nb as nbtool
 
     src = ROOT / "solutions" / f"{set_name}.md"
     exs = answer_key.load_set(src)
-    overrides = {ex_id: student_inputs(ex, student, seed) for ex_id, ex in exs.items()}
+    draws = draws or {}
+    overrides = {ex_id: student_inputs(ex, student, seed, draws.get(ex_id, 0)) for ex_id, ex in exs.items()}
     nb = nbtool.to_exercise(nbtool.read_md(src), f"solutions/{set_name}.md", overrides=overrides,
                             salt=answer_key.salt_for(set_name, f"{student}/{seed}"),
-                            meta={"student": student, "seed": seed})
+                            meta={"student": student, "seed": seed,
+                                  "draws": {k: v for k, v in sorted(draws.items()) if v}})
+    # the question text quotes the student's numbers, not the book's
+    current = None
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        m = re.search(r"^#+ Exercise ([\w.]+)", cell.source, re.M)
+        if m and m.group(1).rstrip(".:") in exs:
+            current = m.group(1).rstrip(".:")
+        elif re.search(r"^#+ ", cell.source, re.M):
+            current = None
+        if current and overrides.get(current):
+            cell.source = restate(cell.source, exs[current].inputs, overrides[current])
     rows = [f"| Exercise {ex_id} | `{n}` | **{_show(v)}** | {_show(exs[ex_id].inputs[n])} |"
             for ex_id, changed in overrides.items() for n, v in changed.items()]
-    text = (f"**Your variant (student `{student}`).** Where the text's numbers differ from the inputs "
-            "in the exercise card below, use the card's: they are yours.")
+    text = (f"**Your variant (student `{student}`).** The questions below quote your numbers; your "
+            "exercise card holds them all (each exercise's first cell binds them). Where a number in the "
+            "text still differs from the card's, use the card's: they are yours.")
     if rows:
         text += "\n\n| exercise | input | your value | the book's value |\n|---|---|---|---|\n" + "\n".join(rows)
     k = next(i for i, c in enumerate(nb.cells) if "generated-note" in c.metadata.get("tags", []))
@@ -261,8 +372,10 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
           "**Instructor only: do not hand this file out.**\n"]
     for s in sets:
         md += [f"\n## {s}\n", "| student | exercise | part | answer | unit | inputs |", "|---|---|---|---|---|---|"]
+        exs_s = answer_key.load_set(ROOT / "solutions" / f"{s}.md")
+        plan = {ex_id: assign(ex, roster, seed) for ex_id, ex in exs_s.items()}
         for student in roster:
-            nb, exs, overrides = student_notebook(s, student, seed)
+            nb, exs, overrides = student_notebook(s, student, seed, {e: plan[e][student][1] for e in plan})
             path = out / s / f"{student}__{Path(s).name}.ipynb"
             path.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, path)

@@ -24,6 +24,7 @@ every part of that exercise has passed its check, or the student asks to see it.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 import math
@@ -33,9 +34,10 @@ from typing import Any, Callable
 import pint
 
 from fleetcalc.core.units import Quantity, fmt
+from fleetcalc.ui import units_feedback
 
 __all__ = ["Answer", "Exercise", "WorkedAnswer", "show_work", "register", "exercise", "check", "grade", "judge", "all_exercises",
-           "Result", "publish", "part", "answer_first", "seal"]
+           "Result", "publish", "part", "answer_first", "seal", "sealed_panel", "cards_loaded"]
 
 
 # ----------------------------------------------------------------------------- the key
@@ -190,25 +192,51 @@ def _read(ex_id, label, answer, unit):
                                           f"your answer{unit_note}.")
     try:
         got = _magnitude_in(answer, unit)
-    except (pint.DimensionalityError, pint.errors.UndefinedUnitError, TypeError, ValueError, AttributeError):
+    except pint.DimensionalityError:
+        return None, Result("wrong-units", f"✗ Exercise {ex_id}, {label}: {answer:~P} is not right: "
+                                           + units_feedback.wrong_dimension_note(answer, unit))
+    except (pint.errors.UndefinedUnitError, TypeError, ValueError, AttributeError):
         shown = f"{answer:~P}" if isinstance(answer, Quantity) else type(answer).__name__
         return None, Result("wrong-units", f"✗ Exercise {ex_id}, {label}: {shown} is not a number{unit_note}; "
-                                           "check the units.")
+                                           "give a number or a quantity with units, e.g. Q_(2.5, \"GB/s\").")
     if not math.isfinite(got):
         return None, Result("wrong", f"✗ Exercise {ex_id}, {label}: the answer is not a finite number.")
     return got, None
 
 
+def _confused(ex_id: str, label: str, shown: str, unit: str, ok) -> "Result | None":
+    """A Result naming the unit confusion under which the student's number would be right (``ok(number)``)."""
+    for c in units_feedback.confusions(unit):
+        if ok(c):
+            return Result("unit-confusion", f"✗ Exercise {ex_id}, {label} = {shown} is not right. "
+                                            + units_feedback.confusion_note(c))
+    return None
+
+
+BOOK_NOTE = ("it matches the answer for the book's inputs, not your variant's: use the inputs of your exercise "
+             "card (the cell above your answer binds them), not the numbers printed in the book.")
+
+
 def judge(ex_id: str, label: str, answer, want: float, unit: str = "", rel: float = 1e-3, abs: float = 0.0,
-          hint: str = "") -> Result:
-    """Compare ``answer`` with the number ``want`` (in ``unit``) within max(abs, rel*|want|)."""
+          hint: str = "", book: float | None = None) -> Result:
+    """Compare ``answer`` with the number ``want`` (in ``unit``) within max(abs, rel*|want|).
+
+    A wrong answer that is right under a common unit confusion (GB/GiB, Gb/GB, %/fraction, per
+    direction/both ways) gets status ``unit-confusion`` and a note naming it; with ``book`` (the
+    answer for the book's inputs, when ``want`` is a variant's), one that matches the book's answer
+    gets status ``book-inputs``.
+    """
     got, bad = _read(ex_id, label, answer, unit)
     if bad is not None:
         return bad
-    tol = max(abs, rel * math.fabs(want))
     shown = fmt(got, sig=6) + (f" {unit}" if unit else "")
-    if math.fabs(got - want) <= tol * (1 + 1e-12):
+    if units_feedback.matches(got, want, rel, abs):
         return Result("correct", f"✓ Exercise {ex_id}, {label} = {shown}: correct.")
+    if book is not None and units_feedback.matches(got, book, rel, abs):
+        return Result("book-inputs", f"✗ Exercise {ex_id}, {label} = {shown} is not right for your variant: {BOOK_NOTE}")
+    confused = _confused(ex_id, label, shown, unit, lambda c: units_feedback.matches(got / c.factor, want, rel, abs))
+    if confused is not None:
+        return confused
     direction = "too large" if got > want else "too small"
     revisit = f" Revisit: {hint}" if hint else ""
     return Result("wrong", f"✗ Exercise {ex_id}, {label} = {shown} is {direction}.{revisit}")
@@ -226,7 +254,8 @@ def grade(ex_id: str, part: str, answer, inputs: dict | None = None) -> Result:
     if _unanswered(answer):
         return _read(ex_id, label, answer, spec.unit)[1]
     want = _magnitude_in(ex.expected(part, **(inputs or {})), spec.unit)
-    return judge(ex_id, label, answer, want, spec.unit, spec.rel, spec.abs, spec.hint)
+    book = _magnitude_in(ex.expected(part), spec.unit) if inputs else None
+    return judge(ex_id, label, answer, want, spec.unit, spec.rel, spec.abs, spec.hint, book=book)
 
 
 # ----------------------------------------------------------------------------- the card and its seals
@@ -252,6 +281,7 @@ def _buckets(x: float, rel: float, abs_: float) -> list[str]:
     return names
 
 
+@functools.lru_cache(maxsize=4096)
 def _digest(bucket: str, salt: str) -> str:
     return hashlib.pbkdf2_hmac("sha256", bucket.encode(), salt.encode(), ITERATIONS).hex()[:24]
 
@@ -280,11 +310,16 @@ class Part:
     hint: str = ""
     label: str = ""
     seal: tuple = ()
+    book: tuple = ()     # a variant's card: the seal of the answer for the book's inputs
 
 
 def part(unit: str = "", *, rel: float = 1e-3, abs: float = 0.0, hint: str = "", label: str = "",
-         seal: tuple | list = ()) -> Part:
-    return Part(unit, rel, abs, hint, label, tuple(seal))
+         seal: tuple | list = (), book: tuple | list = ()) -> Part:
+    return Part(unit, rel, abs, hint, label, tuple(seal), tuple(book))
+
+
+def _in_seal(x: float, p: Part, salt: str, digests) -> bool:
+    return any(_digest(b, salt) in digests for b in _buckets(x, p.rel, p.abs))
 
 
 @dataclass
@@ -299,24 +334,44 @@ class Card:
         parts = ", ".join(f"{k}" + (f" [{p.unit}]" if p.unit else "") for k, p in self.parts.items())
         return f"Exercise {self.id}: {self.title}\n  inputs: {_show_inputs(self.inputs)}\n  answer variables: {parts}"
 
+    def _salt(self, name: str) -> str:
+        return f"{self.salt}/{self.id}/{name}"
+
     def check(self, name: str, answer) -> Result:
         p = self.parts[name]
         label = p.label or name
         got, bad = _read(self.id, label, answer, p.unit)
         if bad is not None:
             return bad
-        salt = f"{self.salt}/{self.id}/{name}"
-        if any(_digest(b, salt) in p.seal for b in _buckets(got, p.rel, p.abs)):
-            return Result("correct", f"✓ Exercise {self.id}, {label} = {fmt(got, sig=6)}{' ' + p.unit if p.unit else ''}: "
-                                     "correct (it matches the sealed answer).")
+        salt = self._salt(name)
+        shown = f"{fmt(got, sig=6)}{' ' + p.unit if p.unit else ''}"
+        if _in_seal(got, p, salt, p.seal):
+            return Result("correct", f"✓ Exercise {self.id}, {label} = {shown}: correct (it matches the sealed answer).")
+        if p.book and _in_seal(got, p, salt, p.book):
+            return Result("book-inputs", f"✗ Exercise {self.id}, {label} = {shown} is not right for your variant: {BOOK_NOTE}")
+        confused = _confused(self.id, label, shown, p.unit, lambda c: _in_seal(got / c.factor, p, salt, p.seal))
+        if confused is not None:
+            return confused
         # no "too large / too small": a direction would let a student binary-search the answer
         revisit = f" Revisit: {p.hint}" if p.hint else ""
-        return Result("wrong", f"✗ Exercise {self.id}, {label} = {fmt(got, sig=6)}{' ' + p.unit if p.unit else ''} "
-                               f"is not right.{revisit}")
+        return Result("wrong", f"✗ Exercise {self.id}, {label} = {shown} is not right.{revisit}")
+
+    def reveals(self, value) -> bool:
+        """Whether ``value`` (a panel readout) would show one of this exercise's graded answers."""
+        for name, p in self.parts.items():
+            try:
+                x = _magnitude_in(value, p.unit)
+            except Exception:
+                continue
+            if isinstance(x, float) and math.isfinite(x) and _in_seal(x, p, self._salt(name), p.seal):
+                return True
+        return False
 
 
 _CARDS: dict[str, Card] = {}
 _PASSED: dict[str, set] = {}
+_PANELS: dict[str, str] = {}        # panel key -> its sealed source (a student's card cell)
+_ON_PASS: dict[str, list] = {}      # exercise id -> what to do when every part has passed
 
 
 def publish(ex_id: str, title: str = "", *, inputs: dict, parts: dict, salt: str = "") -> Card:
@@ -325,6 +380,18 @@ def publish(ex_id: str, title: str = "", *, inputs: dict, parts: dict, salt: str
     _CARDS[ex_id] = card
     _PASSED.pop(ex_id, None)
     return card
+
+
+def sealed_panel(key: str, code: str) -> None:
+    """Keep a panel's sealed source under ``key`` (``"28.9"``, ``"28.9#2"``) for :func:`answer_first`."""
+    _PANELS[key] = code
+
+
+def cards_loaded() -> None:
+    """The one line a student's (collapsed) card cell prints."""
+    ids = ", ".join(_CARDS) or "none"
+    print(f"Exercise cards loaded: {ids}. Each exercise's inputs are in the cell that opens it "
+          "(and in exercise(\"<id>\").inputs); its self-checks are sealed (this cell stays collapsed).")
 
 
 def exercise(ex_id: str):
@@ -343,11 +410,16 @@ def check(ex_id: str, part: str, answer, inputs: dict | None = None) -> None:
         card = _CARDS[ex_id]
         if part not in card.parts:
             raise KeyError(f"exercise {ex_id} has no part {part!r}; parts: {list(card.parts)}")
+        before = passed(ex_id)
         res = card.check(part, answer)
         done = _PASSED.setdefault(ex_id, set())
         (done.add if res else done.discard)(part)
-    else:
-        res = grade(ex_id, part, answer, inputs=inputs)
+        print(res.message)
+        if passed(ex_id) and not before:
+            for opener in list(_ON_PASS.get(ex_id, ())):
+                opener()
+        return
+    res = grade(ex_id, part, answer, inputs=inputs)
     print(res.message)
 
 
@@ -357,11 +429,30 @@ def passed(ex_id: str) -> bool:
     return bool(card and card.parts) and _PASSED.get(ex_id, set()) >= set(card.parts)
 
 
-def answer_first(ex_id: str | None, code: str, prompt: str = "") -> None:
-    """Show an exercise's panel only once its parts pass, or when the student clicks to reveal it.
+HIDDEN = "hidden until your answers pass"
 
-    ``code`` is the panel cell's source, zlib-compressed and hex-encoded so the method and the
-    readouts stay off the page until then; the saved notebook holds only the closed state.
+
+def _masked_table(table, card: Card, ex_id: str):
+    """A Panel._table_html that hides each readout showing a graded answer of ``card`` until ``ex_id`` passes."""
+    def masked(panel, results):
+        if passed(ex_id):
+            return table(panel, results)
+        return table(panel, {k: (HIDDEN if not isinstance(v, str) and card.reveals(v) else v)
+                             for k, v in results.items()})
+    return masked
+
+
+def answer_first(key: str | None, code: str | None = None, prompt: str = "") -> None:
+    """An exercise's panel that teaches without telling.
+
+    ``key`` names the exercise (``"28.9"``, or ``"28.9#2"`` for its second panel) and the sealed
+    source its card cell stored (:func:`sealed_panel`; or ``code``: zlib-compressed, hex-encoded).
+    Before every part of the exercise passes its check, the panel opens on a click, at the
+    exercise's own inputs, with every readout that would show a graded answer hidden (moving a
+    slider to other inputs shows theirs). When the parts pass, it opens by itself (or, if open,
+    shows every readout). The panel runs in a copy of the notebook's namespace overlaid with the
+    exercise's inputs: it never changes the student's variables. The saved notebook holds only what
+    was on screen.
     """
     import ast
     import binascii
@@ -371,27 +462,79 @@ def answer_first(ex_id: str | None, code: str, prompt: str = "") -> None:
     from IPython import get_ipython
     from IPython.display import display
 
+    ex_id = (key or "").split("#")[0] or None
+    code = code if code is not None else _PANELS.get(key or "")
+    if code is None:
+        raise KeyError(f"no sealed panel {key!r}: run the notebook's cells from the top")
     source = zlib.decompress(binascii.unhexlify(code)).decode("utf-8")
     out = widgets.Output()
+    opened, panels = [], []
 
     def open_panel(_=None):
-        box.children = (out,)
+        if opened:
+            return
+        opened.append(True)
+        from fleetcalc.ui.widgets import collect_panels
+
+        box.children = (note, out)
         shell = get_ipython()
-        ns = shell.user_ns if shell is not None else {}
+        ns = dict(shell.user_ns) if shell is not None else {}
+        card = _CARDS.get(ex_id) if ex_id else None
+        if card is not None:
+            ns.update(card.inputs)
         tree = ast.parse(source)
         last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-        with out:
-            exec(compile(tree, "<panel>", "exec"), ns)
-            if last is not None:
-                display(eval(compile(ast.Expression(last.value), "<panel>", "eval"), ns))
+        from fleetcalc.ui.widgets import Panel
+
+        table = Panel._table_html
+        with out, collect_panels() as made:
+            if card is not None:   # masked from the panel's first update on: no answer ever reaches the page
+                Panel._table_html = _masked_table(table, card, ex_id)
+            try:
+                exec(compile(tree, "<panel>", "exec"), ns)
+                value = eval(compile(ast.Expression(last.value), "<panel>", "eval"), ns) if last is not None else None
+            finally:
+                Panel._table_html = table
+            if card is not None:
+                for p in made:
+                    p._table_html = _masked_table(table, card, ex_id).__get__(p)
+            panels.extend(made)
+            if value is not None:
+                display(value)
+        refresh()
 
     question = f"<b>Predict first:</b> {prompt}<br>" if prompt else ""
-    note = widgets.HTML(f"{question}<i>Answer first: this panel opens once every part of "
-                        f"Exercise {ex_id} passes its check, or when you choose to see it.</i>"
-                        if ex_id else f"{question}<i>Write your answer first, then open the panel.</i>")
-    button = widgets.Button(description="Show the panel", button_style="")
+
+    def refresh():
+        if ex_id and passed(ex_id):
+            text = f"✓ Every part of Exercise {ex_id} passes: the panel shows every readout."
+        elif ex_id and opened:
+            text = (f"<i>The readouts that would give away Exercise {ex_id}'s answers are hidden until every part "
+                    "passes its check; move the sliders to other inputs to explore.</i>")
+        elif ex_id:
+            text = (f"<i>Answer first: this panel opens by itself once every part of Exercise {ex_id} passes its "
+                    "check; or open it now, with the readouts that would give away the answers hidden.</i>")
+        else:
+            text = "<i>Write your answer first, then open the panel.</i>"
+        note.value = question + text
+
+    def on_pass():
+        if not opened:
+            open_panel()
+        else:
+            for p in panels:       # the readouts come back
+                p.update()
+            refresh()
+
+    note = widgets.HTML()
+    button = widgets.Button(description="Open the panel", button_style="",
+                            tooltip="the readouts that would give away the answers stay hidden until your answers pass")
     button.on_click(open_panel)
     box = widgets.VBox([note, button])
+    refresh()
+    if ex_id:
+        _ON_PASS.setdefault(ex_id, []).append(on_pass)
     if ex_id and passed(ex_id):
         open_panel()
     display(box)
+
