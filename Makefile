@@ -6,7 +6,7 @@
 #                    check execute every notebook's cells, outside nbval
 #   make book      - build the static sites (student and instructor, with the panels' scrub frames)
 #                    and the JupyterLite build their launch buttons open, into _build/
-#   make lab       - open JupyterLab on the workbook
+#   make lab       - open JupyterLab on the workbook (lecture mode starts off; a notebook's slides are in its .md)
 #   make notebooks - re-execute chapter and solution notebooks from their .md sources (NB=path to pick one;
 #                    a notebook whose source and library are unchanged is skipped, RERUN=1 runs it anyway)
 #   make exercises - regenerate exercises/ from solutions/ (never overwrites a student's edits)
@@ -68,6 +68,7 @@ lite: $(STAMP)
 	$(BIN)/workbook site lite
 
 lab: $(STAMP)
+	$(BIN)/python tools/deck_off.py
 	$(BIN)/jupyter lab
 
 bench: $(STAMP)
