@@ -33,7 +33,9 @@ from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 from fleetcalc.ui.diagrams.power import STAGES, delivery_chain
 
 __all__ = ["LIKE_FOR_LIKE", "NARROW", "spectrum_by_precision", "tile_derivation", "DDR4_3200_PIN_RATE",
-           "ddr_server_readings", "bus_widths", "power_stages", "tier_rows", "memory_tiers"]
+           "ddr_server_readings", "bus_widths", "power_stages", "tier_rows", "memory_tiers",
+           "DECODE_DEVICES", "decode_terms", "decode_floor_bars", "CHAIN", "CHAIN_LABELS", "chain_hours",
+           "time_chain_waterfall"]
 
 
 def _figure(size):
@@ -248,5 +250,89 @@ def memory_tiers(**kw):
         ax.text(v * 1.15, i, fmt(Q_(v, "GB/s"), "auto", sig=3), va="center", fontsize=8)
     ax.set_xlim(min(vals) / 3, max(vals) * 20)
     ax.set_xlabel("bandwidth (GB/s, log)", fontsize=9)
+    ax.tick_params(labelsize=8)
+    return fig
+
+
+# ----------------------------------------------------------------------------- §2.2a decode floor
+#: Devices of the decode-floor picture, in the order they shipped.
+DECODE_DEVICES = ("a100", "h100", "b200")   # not the H200: Exercise 2a.3 asks for its floor
+
+
+def decode_terms(P=70.6e9, s=Q_(2, "byte"), devices=DECODE_DEVICES):
+    """``[(device, memory term, compute term)]`` of one batch-1 decode step: the weight stream
+    P s / beta_mem (:func:`fleetcalc.physics.inference.token_latency_floor`) and 2 P FLOP at the FP16
+    dense peak (:func:`fleetcalc.physics.inference.compute_time`)."""
+    from fleetcalc.physics.inference import compute_time, decode_flops, token_latency_floor
+    from fleetcalc.physics.memory import weights_memory
+
+    W = weights_memory(P, s)
+    return [(d, token_latency_floor(W, hw(f"{d}.hbm_bandwidth")), compute_time(decode_flops(P), hw(f"{d}.peak_fp16")))
+            for d in devices]
+
+
+def decode_floor_bars(P=70.6e9, s=Q_(2, "byte"), slow=Q_(50, "ms"), devices=DECODE_DEVICES):
+    """§2.2a (ours): one batch-1 decode step per device, the memory term and the compute term side by
+    side on one linear axis in ms, against the text's ~50 ms at which users call decode slow."""
+    rows = decode_terms(P, s, devices)
+    fig = _figure((8.0, 3.4))
+    fig.suptitle(f"One decode step at batch 1, {P / 1e9:g}B in FP16: the wait is the weight stream", fontsize=11, y=0.97)
+    ax = fig.add_axes((0.12, 0.16, 0.84, 0.70))
+    y = np.arange(len(rows))
+    mem = [m.to("ms").magnitude for _, m, _ in rows]
+    comp = [c.to("ms").magnitude for *_, c in rows]
+    ax.barh(y + 0.18, mem, height=0.34, color=PALETTE["memory"], alpha=0.8, label="memory term  P s / β_mem")
+    ax.barh(y - 0.18, comp, height=0.34, color=PALETTE["compute"], alpha=0.9, label="compute term  2P / R_peak")
+    for yy, m, c in zip(y, mem, comp):
+        ax.text(m + 0.8, yy + 0.18, f"{m:.1f} ms", va="center", fontsize=8)
+        ax.text(c + 0.8, yy - 0.18, f"{c:.2f} ms", va="center", fontsize=8)
+    ax.axvline(slow.to("ms").magnitude, color=PALETTE["network"], ls="--", lw=1.2)
+    ax.text(slow.to("ms").magnitude + 0.8, len(rows) - 0.45, f"~{fmt(slow, 'ms', 0)}: users call it slow", fontsize=8,
+            color=PALETTE["network"])
+    ax.set_yticks(y)
+    ax.set_yticklabels([d.upper() for d, *_ in rows], fontsize=9)
+    ax.set_xlabel("time per token (ms)", fontsize=9)
+    ax.set_xlim(0, max(mem) * 1.25)
+    ax.tick_params(labelsize=8)
+    ax.legend(fontsize=8, loc="center right")
+    return fig
+
+
+# ----------------------------------------------------------------------------- §2.8b the time chain
+#: The book's overhead chain for the 175B pod run (lines 2294-2310): scaling efficiency, then the
+#: multipliers for pipeline bubbles, checkpoints, failures and maintenance.
+CHAIN = (0.85, (0.05, 0.03, 0.10, 0.05))
+CHAIN_LABELS = ("ideal", "÷ scaling 0.85", "× bubbles", "× checkpoints", "× failures", "× maintenance")
+
+
+def chain_hours(P=175e9, D=300e9, gpus=10_000, peak="h100.peak_fp16", mfu=0.45, chain=CHAIN):
+    """The calendar chain in hours: ideal time C / (N R_peak MFU) with C = 6 P D, then each factor
+    (:func:`fleetcalc.physics.facility.ideal_training_time`, :func:`~fleetcalc.physics.facility.overhead_chain`)."""
+    from fleetcalc.physics.facility import ideal_training_time, overhead_chain
+    from fleetcalc.physics.scaling_laws import training_flops
+
+    t0 = ideal_training_time(training_flops(P, D), gpus, hw(peak), mfu)
+    return overhead_chain(t0, chain[0], list(chain[1]))
+
+
+def time_chain_waterfall(P=175e9, D=300e9, gpus=10_000, peak="h100.peak_fp16", mfu=0.45, chain=CHAIN):
+    """§2.8b (ours): the calendar chain as a waterfall, each step's added hours stacked on the
+    previous total, so the biggest multiplier is the tallest step."""
+    hours = [h.to("hour").magnitude for h in chain_hours(P, D, gpus, peak, mfu, chain)]
+    fig = _figure((8.0, 3.4))
+    fig.suptitle(f"From FLOPs to a calendar: {gpus:,} GPUs at {fmt(hw(peak), 'TFLOP/s', 0)}, MFU {mfu:.0%}",
+                 fontsize=11, y=0.97)
+    ax = fig.add_axes((0.09, 0.22, 0.88, 0.64))
+    prev = 0.0
+    for i, (h, name) in enumerate(zip(hours, CHAIN_LABELS)):
+        base, height = (0.0, h) if i == 0 else (prev, h - prev)
+        ax.bar([i], [height], bottom=[base], color=PALETTE["compute"] if i == 0 else PALETTE["fault"], alpha=0.8, width=0.6)
+        ax.text(i, h + max(hours) * 0.02, f"{h:.1f} h" if i in (0, len(hours) - 1) else f"+{h - prev:.1f} h",
+                ha="center", fontsize=8)
+        prev = h
+    ax.set_xticks(range(len(hours)))
+    ax.set_xticklabels(CHAIN_LABELS, fontsize=8, rotation=15)
+    ax.set_ylabel("hours", fontsize=9)
+    ax.set_ylim(0, max(hours) * 1.15)
     ax.tick_params(labelsize=8)
     return fig
