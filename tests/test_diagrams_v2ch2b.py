@@ -67,3 +67,22 @@ def test_memory_tiers_values():
     assert rows["shared FS / 128 nodes"].to("GB/s").magnitude == pytest.approx(500 / 128)
     assert rows["raw token ids, whole cluster"].to("MB/s").magnitude == pytest.approx(1.0)
     assert rows["HBM, one H100"].to("TB/s").magnitude == pytest.approx(3.35)
+
+
+def test_decode_floor_bars_values():
+    rows = {d: (m, c) for d, m, c in f.decode_terms()}
+    # 70.6e9 x 2 B = 141.2 GB over 3.35 TB/s = 42.15 ms (the book's 42.1 ms, line 1516); 2 x 70.6e9 FLOP / 989 TFLOP/s = 0.143 ms
+    assert rows["h100"][0].to("ms").magnitude == pytest.approx(141.2 / 3.35, rel=1e-4)
+    assert rows["h100"][1].to("ms").magnitude == pytest.approx(2 * 70.6e9 / 989e12 * 1e3, rel=1e-4)
+    assert "h200" not in rows          # Exercise 2a.3 asks for the H200's floor
+    assert isinstance(f.decode_floor_bars(), Figure)
+
+
+def test_time_chain_waterfall_values():
+    h = [x.to("hour").magnitude for x in f.chain_hours()]
+    # 6 x 175e9 x 300e9 = 3.15e23 FLOP over 10,000 x 989 TFLOP/s x 0.45 = 70,779 s = 19.66 h;
+    # / 0.85 x 1.05 x 1.03 x 1.10 x 1.05 = 28.89 h
+    ideal = 3.15e23 / (10_000 * 989e12 * 0.45) / 3600
+    assert h[0] == pytest.approx(ideal, rel=1e-6)
+    assert h[-1] == pytest.approx(ideal / 0.85 * 1.05 * 1.03 * 1.10 * 1.05, rel=1e-6)
+    assert isinstance(f.time_chain_waterfall(), Figure)
