@@ -31,7 +31,8 @@ from fleetcalc.physics import (capacity, collectives, facility, fabric, memory, 
                                storage)
 
 __all__ = ["DEVICES", "STAGES", "Step", "Design", "design", "device_figures", "layouts", "teaching_sections",
-           "ledger", "chain_diagram", "layout_map", "summary_panel", "summary_figures", "record_diagram"]
+           "ledger", "chain_diagram", "layout_map", "summary_panel", "summary_figures", "record_diagram",
+           "step_panel", "cost_panel", "SUMMARY"]
 
 #: the devices the summary panel offers (catalog keys); the book gives their dense FP16 peaks,
 #: which equal their dense BF16 peaks
@@ -435,8 +436,71 @@ def record_diagram(rows) -> Figure:
         ax.set_yticks(np.arange(len(vals))[::-1], labels, fontsize=7)
         ax.set_title(f"{name}" + (f" ({unit})" if unit else ""), fontsize=8)
         ax.tick_params(axis="x", labelsize=7)
-        if max(vals) / max(min(vals), 1e-12) > 30:
+        if max(vals) / max(min(vals), 1e-12) > 10:
             ax.set_xscale("log")
         ax.grid(True, axis="x", alpha=0.25)
-    fig.subplots_adjust(left=0.08, right=0.98, wspace=0.9, bottom=0.15, top=0.85)
+    fig.suptitle("our design (red) beside published runs (grey): a comparison, not a confirmation", fontsize=9)
+    fig.subplots_adjust(left=0.08, right=0.98, wspace=0.9, bottom=0.15, top=0.8)
     return fig
+
+
+def step_panel(ax, inputs, results):
+    """Stage 4's panel: one training step as two Gantt bars, compute then the exposed gradient
+    all-reduce, on a non-blocking fabric and on the chosen oversubscription, with the share of
+    the step spent computing. Needs ``t_compute``, ``t_full``, ``t_over`` (Quantities), ``u_full``,
+    ``u_over`` (dimensionless) and ``ratio`` (the oversubscription)."""
+    (c1,) = ax.barh(1, 1, color="#4e79a7", height=0.5, label="compute")
+    (a1,) = ax.barh(1, 1, color="#e15759", height=0.5, label="gradient all-reduce (not overlapped)")
+    (c2,) = ax.barh(0, 1, color="#4e79a7", height=0.5)
+    (a2,) = ax.barh(0, 1, color="#e15759", height=0.5)
+    ax.set_xlabel("time in one step (s)")
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(True, axis="x", alpha=0.25)
+    t1 = ax.text(0.02, 1.32, "", fontsize=8)
+    t2 = ax.text(0.02, 0.32, "", fontsize=8)
+    lim = {}
+
+    def update(inputs, res):
+        c = float(res["t_compute"].to("s").magnitude)
+        f, o = (float(res[k].to("s").magnitude) for k in ("t_full", "t_over"))
+        ax.set_yticks([0, 1], [f"oversubscribed {float(res['ratio']):.3g}:1", "non-blocking"])
+        for bc, ba, t, txt, u in ((c1, a1, f, t1, res["u_full"]), (c2, a2, o, t2, res["u_over"])):
+            bc.set_width(c)
+            ba.set_x(c)
+            ba.set_width(t)
+            txt.set_text(f"computing {float(getattr(u, 'magnitude', u)):.1%} of the step")
+        hi = (c + max(f, o)) * 1.05
+        if lim.get("x") is None or hi > lim["x"] or hi < 0.5 * lim["x"]:
+            lim["x"] = hi * 1.2
+            ax.set_xlim(0, lim["x"])
+        ax.set_ylim(-0.5, 1.7)
+
+    update(inputs, results)
+    return update
+
+
+def cost_panel(ax, inputs, results):
+    """Stage 7's panel: the run's cost as two bars (electricity, GPU-hours) in millions of cu,
+    with the facility power and the energy written beside. Needs ``cost_energy``,
+    ``cost_devices``, ``P_facility`` and ``E`` (Quantities)."""
+    bars = ax.barh([1, 0], [1, 1], color=[ORANGE, BLUE], height=0.55)
+    ax.set_yticks([0, 1], ["GPU-hours", "electricity"])
+    ax.set_xlabel("cost of the run (million cu)")
+    ax.grid(True, axis="x", alpha=0.25)
+    note = ax.text(0.98, 0.5, "", transform=ax.transAxes, ha="right", va="center", fontsize=8)
+    lim = {}
+
+    def update(inputs, res):
+        e, g = (float(res[k].to("Mcu").magnitude) for k in ("cost_energy", "cost_devices"))
+        bars[0].set_width(e)
+        bars[1].set_width(g)
+        note.set_text(f"facility {fmt(res['P_facility'], 'MW', 2)}\nenergy {fmt(res['E'], 'MWh', 0)}\n"
+                      f"electricity / GPU-hours = {e / g:.1%}")
+        hi = max(e, g)
+        if lim.get("x") is None or hi > lim["x"] or hi < 0.3 * lim["x"]:
+            lim["x"] = hi * 1.6
+            ax.set_xlim(0, lim["x"])
+        ax.set_ylim(-0.6, 1.6)
+
+    update(inputs, results)
+    return update
