@@ -32,7 +32,7 @@ from fleetcalc.physics import (capacity, collectives, facility, fabric, memory, 
 
 __all__ = ["DEVICES", "STAGES", "Step", "Design", "design", "device_figures", "layouts", "teaching_sections",
            "ledger", "chain_diagram", "layout_map", "summary_panel", "summary_figures", "record_diagram",
-           "step_panel", "cost_panel", "SUMMARY"]
+           "step_panel", "cost_panel", "deadline_panel", "SUMMARY"]
 
 #: the devices the summary panel offers (catalog keys); the book gives their dense FP16 peaks,
 #: which equal their dense BF16 peaks
@@ -145,8 +145,12 @@ def design(P=None, D=None, deadline=Q_(17, "day"), device=None, *, mfu=None, t=N
     d._do("headroom", "HBM left per GPU", S3, memory.headroom, dev["hbm_capacity"], budget)
     # 4 communication and fabric
     grad = d.steps["hbm"].result["gradients"]
-    t_ar = d._do("t_allreduce", "gradient all-reduce per step (ring over dp)", S4, collectives.ring_allreduce_time,
-                 dp, grad, our_job.alpha, our_job.nic_rate)
+    if dp >= 2:
+        t_ar = d._do("t_allreduce", "gradient all-reduce per step (ring over dp)", S4, collectives.ring_allreduce_time,
+                     dp, grad, our_job.alpha, our_job.nic_rate)
+    else:   # one replica: no data-parallel all-reduce, nothing exposed
+        t_ar = d._do("t_allreduce", "gradient all-reduce per step (one replica: none)", S4,
+                     collectives.exposed_communication, Q_(0, "s"), Q_(0, "s"))
     C_step = d._do("C_step", "compute per step", S4, scaling_laws.training_flops, P, our_job.batch_tokens)
     t_c = d._do("t_compute", "compute time per step", S4, facility.ideal_training_time, C_step, N, dev["R_peak"], mfu)
     U = d._do("U", "share of a step computing (no overlap)", S4, fabric.utilization, t_c, t_ar)
@@ -406,6 +410,7 @@ def summary_panel(ax, inputs, results):
     ax.minorticks_off()
     ax.grid(True, axis="x", alpha=0.25)
     texts = [ax.text(1.1, yy, "", va="center", fontsize=7) for yy in y]
+    dots = [ax.plot([1], [yy], "o", ms=5, color=BLUE, zorder=4)[0] for yy in y]
 
     def update(inputs, res):
         r = np.clip(np.asarray(res["ratios"], dtype=float), 1 / 40, 40)
@@ -415,9 +420,14 @@ def summary_panel(ax, inputs, results):
             b.set_width(hi - lo if hi > lo else 1e-9)
             key = SUMMARY[i][0]
             bad = (key == "hbm" and not res["fits"]) or (key == "T_wall" and not res["meets"])
-            b.set_color(RED if bad else (BLUE if v >= 1 else ORANGE))
-            texts[i].set_text(f"×{res['ratios'][i]:.2g}")
-            texts[i].set_x(hi * 1.08 if hi < 25 else 0.04)
+            color = RED if bad else (BLUE if v >= 1 else ORANGE)
+            b.set_color(color)
+            dots[i].set_data([v], [y[i]])
+            dots[i].set_color(color)
+            why = " (does not fit)" if bad and key == "hbm" else (" (deadline missed)" if bad else "")
+            texts[i].set_text(f"×{res['ratios'][i]:.2g}{why}")
+            texts[i].set_color(RED if bad else "#222")
+            texts[i].set_x(hi * 1.12 if hi < 8 else 0.04)
 
     update(inputs, results)
     return update
@@ -454,7 +464,7 @@ def step_panel(ax, inputs, results):
     (c2,) = ax.barh(0, 1, color="#4e79a7", height=0.5)
     (a2,) = ax.barh(0, 1, color="#e15759", height=0.5)
     ax.set_xlabel("time in one step (s)")
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
     ax.grid(True, axis="x", alpha=0.25)
     t1 = ax.text(0.02, 1.32, "", fontsize=8)
     t2 = ax.text(0.02, 0.32, "", fontsize=8)
@@ -501,6 +511,40 @@ def cost_panel(ax, inputs, results):
             lim["x"] = hi * 1.6
             ax.set_xlim(0, lim["x"])
         ax.set_ylim(-0.6, 1.6)
+
+    update(inputs, results)
+    return update
+
+
+def deadline_panel(ax, inputs, results):
+    """Stage 2's panel: GPUs (whole nodes) against the deadline on log-log axes, the chosen
+    deadline marked, with the GPU-hours written beside. Needs ``days_curve`` and
+    ``devices_curve`` (arrays), ``days``, ``devices`` and ``gpu_hours`` (scalars; GPU-hours a Quantity)."""
+    from fleetcalc.ui.plots import plain_log_ticks
+    (ln,) = ax.step(results["days_curve"], results["devices_curve"], where="post", color=BLUE, lw=2,
+                    label="GPUs for the deadline (whole nodes)")
+    (pt,) = ax.plot([1], [1], "o", color=RED, ms=7, zorder=5, label="your deadline")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("deadline (days)")
+    ax.set_ylabel("GPUs")
+    ax.grid(True, which="both", alpha=0.25)
+    ax.legend(fontsize=7, loc="upper right")
+    plain_log_ticks(ax)
+    note = ax.text(0.03, 0.05, "", transform=ax.transAxes, fontsize=8)
+    lim = {}
+
+    def update(inputs, res):
+        ln.set_data(res["days_curve"], res["devices_curve"])
+        pt.set_data([res["days"]], [res["devices"]])
+        note.set_text(f"{int(res['devices']):,} GPUs x {res['days']:.3g} days = "
+                      f"{fmt(res['gpu_hours'], 'hour', 0)} GPU-hours (before failures)")
+        lo, hi = float(np.min(res["devices_curve"])), float(np.max(res["devices_curve"]))
+        key = (10 ** np.floor(np.log10(lo)), 10 ** np.ceil(np.log10(hi)))
+        if lim.get("y") != key:
+            lim["y"] = key
+            ax.set_ylim(*key)
+            ax.set_xlim(float(res["days_curve"][0]), float(res["days_curve"][-1]))
 
     update(inputs, results)
     return update
