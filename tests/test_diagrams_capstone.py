@@ -104,3 +104,24 @@ def test_summary_panel_bars():
 def test_record_diagram_draws_one_panel_per_quantity():
     fig = capstone.record_diagram([("GPUs", 1024.0, [("OPT-175B", 992.0)], ""), ("MFU", 40.0, [("x", 43.0)], "%")])
     assert len(fig.axes) == 2 and "comparison, not a confirmation" in fig._suptitle.get_text()
+
+
+def test_stage_panels_draw_and_move(d):
+    fig = Figure()
+    ax = fig.add_subplot()
+    days = np.array([5.0, 17.0, 120.0])
+    res = {"days_curve": days, "devices_curve": np.array([3448, 1016, 144]), "days": 17.0, "devices": 1016,
+           "gpu_hours": Q_(1016 * 17 * 24, "hour")}
+    update = capstone.deadline_panel(ax, {}, res)
+    assert "1,016 GPUs x 17 days = 414,528 GPU-hours" in _texts(fig)        # 1,016 x 408 h
+    update({}, {**res, "days": 34.0, "devices": 512, "gpu_hours": Q_(512 * 34 * 24, "hour")})
+    assert "417,792 GPU-hours" in _texts(fig)                                  # 512 x 816 h
+    fig = Figure()
+    ax = fig.add_subplot()
+    capstone.step_panel(ax, {}, {"t_compute": d["t_compute"], "t_full": d["t_allreduce"], "t_over": 2 * d["t_allreduce"],
+                                 "u_full": d["U"], "u_over": d["U"], "ratio": 2})
+    assert "computing 96.2% of the step" in _texts(fig)      # 4.3486 / (4.3486 + 0.1696)
+    fig = Figure()
+    ax = fig.add_subplot()
+    capstone.cost_panel(ax, {}, {k: d[k] for k in ("cost_energy", "cost_devices", "P_facility", "E")})
+    assert "facility 1.19 MW" in _texts(fig)

@@ -538,7 +538,7 @@ def deadline_panel(ax, inputs, results):
         ln.set_data(res["days_curve"], res["devices_curve"])
         pt.set_data([res["days"]], [res["devices"]])
         note.set_text(f"{int(res['devices']):,} GPUs x {res['days']:.3g} days = "
-                      f"{fmt(res['gpu_hours'], 'hour', 0)} GPU-hours (before failures)")
+                      f"{fmt(res['gpu_hours'], 'hour', 0, with_unit=False)} GPU-hours (before failures)")
         lo, hi = float(np.min(res["devices_curve"])), float(np.max(res["devices_curve"]))
         key = (10 ** np.floor(np.log10(lo)), 10 ** np.ceil(np.log10(hi)))
         if lim.get("y") != key:
