@@ -264,6 +264,10 @@ def _value_text(v) -> str:
     if hasattr(v, "magnitude") and np.ndim(v.magnitude) > 0:
         v = v[-1]
     if hasattr(v, "units"):
+        for unit, ok in (("FLOP", lambda q: True), ("MWh", lambda q: q.to("MWh").magnitude >= 1),
+                         ("day", lambda q: q.to("hour").magnitude >= 48)):
+            if v.is_compatible_with(unit) and ok(v):
+                return fmt(v, unit, sig=3)
         return fmt(v, "auto", sig=3)
     if isinstance(v, (bool, np.bool_)):
         return str(bool(v))
@@ -425,7 +429,8 @@ def summary_panel(ax, inputs, results):
             dots[i].set_data([v], [y[i]])
             dots[i].set_color(color)
             why = " (does not fit)" if bad and key == "hbm" else (" (deadline missed)" if bad else "")
-            texts[i].set_text(f"×{res['ratios'][i]:.2g}{why}")
+            x = float(res["ratios"][i])
+            texts[i].set_text((f"×{x:,.0f}" if x >= 100 else f"×{x:.2g}") + why)
             texts[i].set_color(RED if bad else "#222")
             texts[i].set_x(hi * 1.12 if hi < 8 else 0.04)
 
