@@ -453,6 +453,7 @@ def record_diagram(rows) -> Figure:
         ax.tick_params(axis="x", labelsize=7)
         if max(vals) / max(min(vals), 1e-12) > 10:
             ax.set_xscale("log")
+            ax.set_xlim(min(vals) / 10, max(vals) * 2)
         ax.grid(True, axis="x", alpha=0.25)
     fig.suptitle("our design (red) beside published runs (grey): a comparison, not a confirmation", fontsize=9)
     fig.subplots_adjust(left=0.08, right=0.98, wspace=0.9, bottom=0.15, top=0.8)
