@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import CEIL_TOLERANCE, WHOLE, ceil_count, calculator, fraction, num, qty, whole
+from fleetcalc.core.calculator import CEIL_TOLERANCE, WHOLE, amount, ceil_count, calculator, fraction, num, qty, whole
 from fleetcalc.core.equation import eq
 
 __all__ = [
@@ -138,3 +138,21 @@ def kv_capacity_requests(kv_capacity, kv_per_request):
     """Active requests a replica's KV cache can hold: floor(capacity / per-request bound)
     (Example 27.3: 20 GiB / 0.5 GiB = 40)."""
     return np.floor(kv_capacity / kv_per_request + CEIL_TOLERANCE)   # a whole quotient nudged below stays
+
+
+# --- appended for the capstone (chapters/capstone): the per-device rate behind Eq. 28.27 ----------
+
+
+@calculator(returns="token/s", P=amount("param", doc="parameters"),
+            R_peak=qty("FLOP/s", gt=0, doc="peak rate of one device"),
+            mfu=fraction(open_low=True, doc="model FLOPs utilisation"),
+            equation=eq(r"r_{\mathrm{dev}}", "mfu*R_peak/(6*P)",
+                        symbols={"mfu": r"\mathrm{MFU}", "R_peak": r"R_{\mathrm{peak}}"},
+                        ref="Ch. 28 §28.9, Eq. 28.27's per-device rate, from C = 6 P D (Vol. 2 Ch. 2)"))
+def token_rate_per_device(P, R_peak, mfu):
+    """Training tokens one device sustains per second: MFU x R_peak / (6 P), since each token costs
+    6 P FLOPs forward and backward (70e9 parameters at 40 % of 989 TFLOP/s: 941.9 token/s)."""
+    return mfu * R_peak / (6.0 * P)
+
+
+__all__ += ["token_rate_per_device"]

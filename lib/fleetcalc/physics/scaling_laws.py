@@ -155,3 +155,18 @@ def kaplan_loss(P, D, alpha_N=KAPLAN["alpha_N"], alpha_D=KAPLAN["alpha_D"], N_c=
     model_term = power_law_loss.kernel(P / N_c, 1.0, exponent, 0.0)
     data_term = power_law_loss.kernel(D / D_c, 1.0, 1.0, 0.0)
     return (model_term + data_term) ** alpha_D
+
+
+# --- appended for the capstone (chapters/capstone): a model's width from its size -----------------
+@calculator(returns="", P=amount("param", doc="non-embedding parameters"), L=num(gt=0, doc="layers"),
+            equation=eq("h", "sqrt(P/(12*L))",
+                        ref="Kaplan et al. 2020, §2.1 (P ≈ 12 L h² non-embedding parameters, solved for h)"))
+def hidden_size_for_params(P, L):
+    """Hidden size of a standard transformer with P non-embedding parameters in L layers:
+    sqrt(P / (12 L)) (Kaplan et al. 2020, §2.1: each layer holds 4 h² attention and 8 h² MLP
+    weights). 70e9 parameters in 80 layers: h = 8539 (Llama 2 70B, with grouped-query attention
+    and a wider MLP, has 8192)."""
+    return np.sqrt(P / (12.0 * L))
+
+
+__all__ += ["hidden_size_for_params"]
