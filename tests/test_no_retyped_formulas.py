@@ -8,8 +8,8 @@ number casts stripped, constants kept. Every arithmetic sub-expression of the no
 cells (chapters/, solutions/, read with jupytext) and of ``lib/fleetcalc/ui`` and ``lib/workbook``
 is shaped the same way; one that has the shape of a declared formula is a retyped formula: call the
 calculator instead. Only distinctive shapes are checked: two operators with a constant other than
-0 and 1, or three operators (``a/b``, ``2*x``, ``a*b/c`` and a relative change are everyday
-arithmetic, not a formula).
+0 and 1, or three operators that are not a plain sum (``a/b``, ``2*x``, ``a*b/c``, ``a+b+c+d`` and a
+relative change are everyday arithmetic, not a formula).
 
 ``ALLOWED`` lists the places where the match is not a retyped formula, each with its reason.
 """
@@ -89,6 +89,8 @@ def _distinctive(tree: ast.AST) -> bool:
     """Two operators and a constant other than 0 and 1 (``2*(p-1)/p``), or three operators; shapes
     of two operators over names only (``a*b/c``, ``a-b-c``) are everyday arithmetic."""
     consts = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)} - {0, 1}
+    if all(isinstance(n.op, ast.Add) for n in ast.walk(tree) if isinstance(n, ast.BinOp)) and not consts:
+        return False   # a plain sum of terms (a + b + c + d) is how every total is written
     return _ops(tree) >= 3 or (_ops(tree) >= 2 and bool(consts))
 
 
