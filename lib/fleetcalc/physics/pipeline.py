@@ -207,7 +207,7 @@ def serial_time_4(t_r, t_p, t_h, t_g):
 def pipeline_interval_4(t_r, t_p, t_h, t_g):
     """Eq. 28.9 with the four stages named: the steady interval of an ideal pipeline is its slowest
     stage, valid only when the stages use independent resources."""
-    return max(t_r, t_p, t_h, t_g)
+    return np.maximum(np.maximum(t_r, t_p), np.maximum(t_h, t_g))
 
 
 __all__ += ["serial_time_4", "pipeline_interval_4"]
