@@ -381,7 +381,7 @@ def notation_page(pages, book: dict, site: str) -> str:
 # ----------------------------------------------------------------------------- formula sheets
 
 #: chapter folders that get a formula sheet, in the order of the site
-FORMULA_CHAPTERS = ("v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "ch28")
+FORMULA_CHAPTERS = ("v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "ch28", "capstone")
 
 
 def _calculator_index() -> dict[str, object]:
