@@ -239,7 +239,11 @@ def _floats(calc, kw):
     """The arguments in base units (SI, bytes, FLOP), as pint converts them: kernels take these."""
     out = {}
     for p, v in kw.items():
-        out[p] = _base_magnitude(v) if calc.params[p].kind in ("quantity", "amount") and isinstance(v, Quantity) else v
+        kind = calc.params[p].kind
+        if kind == "quantities" and isinstance(v, (list, tuple)):   # a list of quantities: each item in base units
+            out[p] = [_base_magnitude(x) if isinstance(x, Quantity) else x for x in v]
+        else:
+            out[p] = _base_magnitude(v) if kind in ("quantity", "amount", "quantities") and isinstance(v, Quantity) else v
     return out
 
 

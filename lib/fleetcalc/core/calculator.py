@@ -34,10 +34,12 @@ import inspect
 from dataclasses import dataclass
 from typing import Any, Callable
 
+import numpy as np
+
 from fleetcalc.core.units import Q_, Quantity
 from fleetcalc.core.validate import CEIL_TOLERANCE, InputError, as_count, ceil_count, magnitude, out
 
-__all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "anything", "calculator",
+__all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "quantities", "anything", "calculator",
            "is_calculator", "calculators_in", "record_calls", "WHOLE", "ceil_count", "CEIL_TOLERANCE", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
 
 
@@ -67,6 +69,8 @@ class Param:
             if value not in self.choices:
                 raise InputError(f"{name} must be one of {', '.join(map(repr, self.choices))}; got {value!r}")
             return value
+        if self.kind == "quantities":
+            return self._check_list(name, value)
         if self.kind == "whole" and isinstance(value, Quantity):
             value = _count_magnitude(name, value)   # 1,024 device counts as 1,024 devices
         unit = self.unit if (self.kind == "quantity" or isinstance(value, Quantity)) else ""
@@ -75,15 +79,31 @@ class Param:
         factor = self.to_kernel if unit else 1.0
         return mag if factor == 1.0 else mag * factor
 
+    def _check_list(self, name: str, value):
+        """A list of quantities (or one Quantity array, items along axis 0) as one base-unit array,
+        items along axis 0; each item is checked by name (``stages[2]``)."""
+        if isinstance(value, Quantity):
+            mags = np.atleast_1d(magnitude(name, value, self.unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le))
+        elif isinstance(value, (list, tuple)) and len(value) > 0:
+            items = [np.asarray(magnitude(f"{name}[{i}]", v, self.unit, gt=self.gt, ge=self.ge, lt=self.lt, le=self.le))
+                     for i, v in enumerate(value)]
+            try:
+                mags = np.stack(np.broadcast_arrays(*items))
+            except ValueError:
+                raise InputError(f"{name}: the items' shapes {[np.shape(m) for m in items]} do not broadcast together") from None
+        else:
+            raise InputError(f"{name} needs a non-empty list of quantities in {self.unit} (one per item); got {value!r}")
+        return mags * self.to_kernel if self.to_kernel != 1.0 else mags
+
     @functools.cached_property
     def to_kernel(self) -> float:
         """Factor from the declared unit to the kernel's base unit (1.0 for a pure number)."""
-        return base_factor(self.unit) if self.kind in ("quantity", "amount") and self.unit else 1.0
+        return base_factor(self.unit) if self.kind in ("quantity", "amount", "quantities") and self.unit else 1.0
 
     @property
     def kernel_unit(self) -> str:
         """The unit the kernel receives this parameter in: the base unit of its dimension."""
-        return base_unit(self.unit) if self.kind in ("quantity", "amount") and self.unit else ""
+        return base_unit(self.unit) if self.kind in ("quantity", "amount", "quantities") and self.unit else ""
 
     @property
     def range_text(self) -> str:
@@ -92,6 +112,9 @@ class Param:
             return "one of " + ", ".join(map(repr, self.choices))
         if self.kind == "any":
             return self.doc or "see docstring"
+        if self.kind == "quantities":
+            lo = f">= {_num(self.ge)}" if self.ge is not None else f"> {_num(self.gt)}" if self.gt is not None else ""
+            return "a non-empty list, each " + (lo or "any finite")
         lo = f">= {_num(self.ge)}" if self.ge is not None else f"> {_num(self.gt)}" if self.gt is not None else ""
         hi = f"<= {_num(self.le)}" if self.le is not None else f"< {_num(self.lt)}" if self.lt is not None else ""
         text = ", ".join(t for t in (lo, hi) if t) or "any finite"
@@ -101,7 +124,7 @@ class Param:
     def hint(self):
         """The type hint this parameter shows in the signature."""
         return {"quantity": Quantity, "number": float, "amount": float | Quantity, "whole": int,
-                "choice": str}.get(self.kind, Any)
+                "choice": str, "quantities": list[Quantity]}.get(self.kind, Any)
 
 
 #: Units of things counted one by one: a whole-number parameter accepts a count in one of them
@@ -151,6 +174,12 @@ def fraction(*, open_low: bool = False, open_high: bool = False, doc: str = "") 
 def choice(*options, doc: str = "") -> Param:
     """One of a fixed set of options (a name such as "ring" or "tree")."""
     return Param("choice", choices=tuple(options), doc=doc)
+
+
+def quantities(unit: str, *, gt=None, ge=None, doc: str = "") -> Param:
+    """A non-empty list of quantities in ``unit`` (stage times, tier bandwidths), or one Quantity
+    array with the items along axis 0; the kernel receives one base-unit array, items along axis 0."""
+    return Param("quantities", unit, gt, ge, None, None, doc=doc)
 
 
 def anything(doc: str) -> Param:

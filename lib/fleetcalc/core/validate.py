@@ -182,3 +182,12 @@ def as_count(x):
     """A whole-number result as an int (scalar) or an int array: the checked call's cast for a
     calculator declared ``returns=WHOLE``."""
     return int(x) if np.ndim(x) == 0 else np.asarray(x).astype(int)
+
+
+def nonempty_list(name: str, value, fn: str) -> list:
+    """A non-empty list/tuple/1-D array argument of ``fn``, as a list; anything else is refused by name
+    (for lists a kernel checks item by item, e.g. part counts beside their MTBFs)."""
+    ok = isinstance(value, (list, tuple)) or (isinstance(value, (np.ndarray, Quantity)) and np.ndim(value) == 1)
+    if not ok or len(value) == 0:
+        raise InputError(f"{fn} needs {name} as a non-empty list (one entry per item); got {value!r}")
+    return list(value)

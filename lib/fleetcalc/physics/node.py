@@ -25,7 +25,7 @@ from fleetcalc.core.catalog import hw
 from fleetcalc.core.calculator import anything, calculator, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.units import Quantity, ureg
-from fleetcalc.core.validate import InputError, magnitude, out
+from fleetcalc.core.validate import InputError, magnitude, nonempty_list, out
 from fleetcalc.physics import links
 
 __all__ = [
@@ -47,13 +47,7 @@ def _u(name):
 _ENCODING = {3: 128 / 130, 4: 128 / 130, 5: 128 / 130, 6: 242 / 256}
 
 
-def _seq(name, value, fn):
-    """A non-empty list/tuple/array argument, as a list; anything else is refused by name."""
-    ok = isinstance(value, (list, tuple)) or (
-        isinstance(value, (np.ndarray, Quantity)) and np.ndim(value) == 1)
-    if not ok or len(value) == 0:
-        raise InputError(f"{fn} needs {name} as a non-empty list (one entry per item); got {value!r}")
-    return list(value)
+_seq = nonempty_list
 
 
 _PCIE_SYMBOLS = {"lanes": r"n_{\mathrm{lanes}}", "rate": r"r_{\mathrm{lane}}", "encoding": r"\eta_{\mathrm{enc}}",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.calculator import WHOLE, ceil_count, anything, calculator, num, qty, whole
+from fleetcalc.core.calculator import quantities, WHOLE, ceil_count, anything, calculator, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude
 
@@ -24,52 +24,50 @@ __all__ = [
 _STAGES = "list of stage times (s quantities >= 0), or one Quantity array with stages along axis 0"
 
 
+_STAGE_TIMES = quantities("s", ge=0, doc=_STAGES)
+
+
 def _stages(stages):
-    if isinstance(stages, pint.Quantity):
-        arr = np.atleast_1d(magnitude("stages", stages, "s", ge=0))
-        return arr
-    if not isinstance(stages, (list, tuple)) or not stages:
-        raise InputError(f"stages needs a non-empty list of stage times (s); got {stages!r}")
-    mags = [np.asarray(magnitude(f"stages[{i}]", s, "s", ge=0)) for i, s in enumerate(stages)]
-    return np.stack(np.broadcast_arrays(*mags))
+    """The stage times as one array, stages along axis 0 (a kernel may be called with a plain list)."""
+    return np.asarray(stages, dtype=float) if not isinstance(stages, list) else np.stack(np.broadcast_arrays(*stages))
 
 
-@calculator(returns="s", stages=anything(_STAGES),
+@calculator(returns="s", stages=_STAGE_TIMES,
             equation=eq(r"t_{\mathrm{serial}}", "sum(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.8"))
 def serial_time(stages):
     """t_serial = t_r + t_p + t_h + t_g: one batch through every stage in turn, Ch. 28 Eq. 28.8."""
     return np.sum(_stages(stages), axis=0)
 
 
-@calculator(returns="s", stages=anything(_STAGES),
+@calculator(returns="s", stages=_STAGE_TIMES,
             equation=eq(r"t_{\mathrm{pipe}}", "max(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.9"))
 def pipeline_interval(stages):
     """t_pipe >= max(t_r, t_p, t_h, t_g): the steady interval between batches, Ch. 28 Eq. 28.9."""
     return np.max(_stages(stages), axis=0)
 
 
-@calculator(returns="s", stages=anything(_STAGES),
+@calculator(returns="s", stages=_STAGE_TIMES,
             equation=eq(r"t_{\mathrm{first}}", "sum(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, after Eq. 28.9 (the first batch takes the whole path)"))
 def first_batch_time(stages):
     """The first batch still takes the full path: t_serial (Ch. 28 §28.4, after Eq. 28.9)."""
     return serial_time.kernel(stages)
 
 
-@calculator(returns="s", stages=anything(_STAGES), n_batches=whole(),
+@calculator(returns="s", stages=_STAGE_TIMES, n_batches=whole(),
             equation=eq(r"T_n", "sum(stages) + (n_batches - 1)*max(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.8-28.9 (fill, then one batch per interval)"))
 def pipelined_total_time(stages, n_batches):
     """n batches through an ideal pipeline: t_serial + (n - 1) t_pipe (fill, then one per interval)."""
     return serial_time.kernel(stages) + (n_batches - 1) * pipeline_interval.kernel(stages)
 
 
-@calculator(returns="s", stages=anything(_STAGES), n_batches=whole(),
+@calculator(returns="s", stages=_STAGE_TIMES, n_batches=whole(),
             equation=eq(r"T_n", "n_batches*sum(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.8 repeated"))
 def serial_total_time(stages, n_batches):
     """n batches with no overlap: n t_serial (Eq. 28.8 repeated)."""
     return n_batches * serial_time.kernel(stages)
 
 
-@calculator(returns=None, stages=anything(_STAGES),
+@calculator(returns=None, stages=_STAGE_TIMES,
             equation=no_equation("picks the index of the slowest stage (an arg max), not a quantity"))
 def bottleneck_stage(stages) -> int:
     """Index of the slowest stage (the one Eq. 28.9 picks)."""
@@ -79,7 +77,7 @@ def bottleneck_stage(stages) -> int:
     return int(np.argmax(s))
 
 
-@calculator(returns="s", stages=anything(_STAGES),
+@calculator(returns="s", stages=_STAGE_TIMES,
             groups=anything("list of tuples of stage indices to merge, e.g. [(0, 1)]"),
             equation=no_equation("regroups a list of stages (sums within each group); no single formula"))
 def merge_stages(stages, groups):

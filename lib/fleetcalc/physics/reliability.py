@@ -18,7 +18,7 @@ import numpy as np
 from fleetcalc.core.calculator import anything, base_factor, calculator, num, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.units import Quantity
-from fleetcalc.core.validate import InputError, count, magnitude
+from fleetcalc.core.validate import InputError, count, magnitude, nonempty_list
 
 __all__ = [
     "failure_rate", "mtbf_of_n", "job_failure_rate", "failure_probability", "waste_terms",
@@ -130,12 +130,7 @@ def fit_to_rate(fit):
 
 
 # --------------------------------------------------------------------------- a node's parts
-def _seq(name, value, fn):
-    """A non-empty list/tuple/array argument, as a list; anything else is refused by name."""
-    ok = isinstance(value, (list, tuple)) or (isinstance(value, (np.ndarray, Quantity)) and np.ndim(value) == 1)
-    if not ok or len(value) == 0:
-        raise InputError(f"{fn} needs {name} as a non-empty list (one entry per item); got {value!r}")
-    return list(value)
+_seq = nonempty_list
 
 
 @calculator(returns="1/s", counts=anything("list of part counts, each a whole number >= 0"),

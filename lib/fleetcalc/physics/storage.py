@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.calculator import WHOLE, ceil_count, Param, anything, calculator, qty, whole
+from fleetcalc.core.calculator import quantities, WHOLE, ceil_count, Param, anything, calculator, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, UnitMismatch, magnitude, out
 from fleetcalc.physics import links
@@ -185,14 +185,12 @@ def checkpoint_window_time(S_c, capacity, used=0.0):
     return links.transfer_time.kernel(S_c, spare)
 
 
+_STAGE_BANDWIDTHS = quantities("byte/s", gt=0, doc=_STAGES)
+
+
 def _stages(name, stages):
-    if isinstance(stages, pint.Quantity):
-        mags = magnitude(name, stages, "byte/s", gt=0)
-        return np.atleast_1d(mags)
-    if not isinstance(stages, (list, tuple)) or not stages:
-        raise InputError(f"{name} needs a non-empty list of bandwidths (byte/s); got {stages!r}")
-    return np.stack(np.broadcast_arrays(*[np.asarray(magnitude(f"{name}[{i}]", s, "byte/s", gt=0))
-                                           for i, s in enumerate(stages)]))
+    """The stage bandwidths as one array, stages along axis 0 (a kernel may be called with a plain list)."""
+    return np.asarray(stages, dtype=float) if not isinstance(stages, list) else np.stack(np.broadcast_arrays(*stages))
 
 
 def _stage_times(S_c, stage_bandwidths):
@@ -208,7 +206,7 @@ def _stage_times(S_c, stage_bandwidths):
                          f"must have shapes that broadcast together") from None
 
 
-@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES),
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=_STAGE_BANDWIDTHS,
             equation=eq(r"t_{\mathrm{restore}}", "max(S_c/stage_bandwidths)", symbols={"stage_bandwidths": r"\beta_i"},
                         ref="Ch. 28 §28.6, Eq. 28.22 (stages fully pipelined)"))
 def restore_time_lower_bound(S_c, stage_bandwidths):
@@ -217,7 +215,7 @@ def restore_time_lower_bound(S_c, stage_bandwidths):
     return np.max(_stage_times(S_c, stage_bandwidths), axis=0)
 
 
-@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=anything(_STAGES),
+@calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=_STAGE_BANDWIDTHS,
             equation=eq(r"t_{\mathrm{serial}}", "sum(S_c/stage_bandwidths)", symbols={"stage_bandwidths": r"\beta_i"},
                         ref="Ch. 28 §28.6, after Eq. 28.22 (stages one after another)"))
 def restore_time_serial(S_c, stage_bandwidths):
@@ -225,7 +223,7 @@ def restore_time_serial(S_c, stage_bandwidths):
     return np.sum(_stage_times(S_c, stage_bandwidths), axis=0)
 
 
-@calculator(returns=None, stage_bandwidths=anything(_STAGES),
+@calculator(returns=None, stage_bandwidths=_STAGE_BANDWIDTHS,
             equation=no_equation("a search: the index of the slowest stage in a list"))
 def restore_bottleneck(stage_bandwidths) -> int:
     """Index of the slowest stage in Eq. 28.22 (the one that sets the pipelined bound)."""
