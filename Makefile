@@ -42,7 +42,7 @@ test: $(STAMP) browser sandbox
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env tests chapters solutions exercises
 
 test-fast: $(STAMP) sandbox
-	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" tests
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not slow" tests
 
 notebooks: $(STAMP)
 	$(BIN)/workbook execute $(if $(RERUN),--rerun) $(NB)
