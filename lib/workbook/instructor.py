@@ -31,7 +31,7 @@ import nbformat
 
 from fleetcalc.core.ledger import Record, by_kind, read_ledger
 from workbook import ROOT
-CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3")
+CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "capstone")
 GUIDES = ROOT / "instructor"
 BLOCKS = ("overview", "errata", "exercises")
 BLOCK_TITLES = {"overview": "Notebooks, checks and panels at a glance",
