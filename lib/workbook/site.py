@@ -265,7 +265,8 @@ def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
             f"<label class='static-scrub-row'><span class='static-scrub-label'>Move <b>{label}</b> here "
             "<span class='static-scrub-hint'>(no kernel needed)</span></span>"
             f"<input type='range' min='0' max='{n - 1}' step='1' value='{spec['start']}' "
-            f"aria-label='{label}: step through pictures drawn at build time'>"
+            f"aria-label='{label} (pictures drawn at build time)' "
+            f"aria-valuetext='{html.escape(frames[spec['start']].get('say', ''), quote=True)}'>"
             f"<output class='static-scrub-value'>{html.escape(frames[spec['start']]['value'])}</output></label>"
             f"{note}<script type='application/json' class='static-scrub-frames'>{data}</script></div>")
 
@@ -344,12 +345,123 @@ def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
             if st.get("description") == spec["label"] and "value" in st and m.get("model_name") != "HTMLModel":
                 _add_class(m, "fc-main-knob")
         has_note = "fc-static-only" in parts["head"]["state"].get("value", "")
-        frames = [{"value": f["value"], "pos": f.get("pos"), "img": (scrub["url"] + f["img"]) if f["img"] else None,
-                   "table": f["table"], "message": f["message"]} for f in spec["frames"]]
+        title = spec["title"]
+        frames = []
+        for f in spec["frames"]:
+            say = knob_says(spec["label"], f["value"])
+            fr = {"value": f["value"], "pos": f.get("pos"), "img": (scrub["url"] + f["img"]) if f["img"] else None,
+                  "table": f["table"], "message": f["message"], "say": say,
+                  "alt": f"Plot of the panel {title}, drawn with {say} (the other inputs at their starting values)"}
+            if f.get("img_narrow"):
+                fr["img_narrow"] = scrub["url"] + f["img_narrow"]
+            frames.append(fr)
         outputs.insert(at + 1, {"output_type": "display_data", "metadata": {"tags": [SCRUB_TAG]},
                                 "data": {"text/html": _scrub_html(pid, spec, frames, has_note)}})
         done += 1
     return done
+
+
+def knob_says(label: str, value: str) -> str:
+    """What a screen reader hears for a knob's value: ``"HBM β_mem [TB/s]", "2.000"`` ->
+    ``"HBM β_mem = 2.000 TB/s"`` (the unit the label names in brackets goes after the value)."""
+    m = re.match(r"^(.*?)\s*\[([^\]]+)\]\s*$", label)
+    name, unit = (m.group(1), m.group(2)) if m else (label, "")
+    return f"{name} = {value}" + (f" {unit}" if unit else "")
+
+
+KNOB_MODELS = ("IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "SelectionSliderModel",
+               "DropdownModel", "IntRangeSliderModel", "FloatRangeSliderModel", "ToggleButtonsModel",
+               "RadioButtonsModel", "CheckboxModel", "ButtonModel", "BoundedIntTextModel", "BoundedFloatTextModel")
+NEEDS_KERNEL = "Needs a running kernel: this page cannot recompute. Open the notebook live (launch buttons at the top, or make lab)."
+
+
+def disable_knobs(nb: dict) -> int:
+    """Save every control of every widget on a static page disabled, with the reason as its
+    tooltip: without a kernel nothing recomputes, so no control may look live. (A scrubbed
+    panel's main knob gives way to its scrub range, which workbook.js puts in its place.)"""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    n = 0
+    for m in state.values():
+        if m.get("model_name") in KNOB_MODELS:
+            st = m.setdefault("state", {})
+            st["disabled"] = True
+            st["tooltip"] = NEEDS_KERNEL
+            _add_class(m, "fc-needs-kernel")
+            n += 1
+    return n
+
+
+_DIAGRAM_DOCS: dict | None = None
+
+
+def _diagram_docs() -> dict:
+    """name -> first paragraph of the docstring, for the drawing functions of fleetcalc.ui
+    (diagrams and plots): what a picture drawn by ``name(...)`` shows."""
+    global _DIAGRAM_DOCS
+    if _DIAGRAM_DOCS is None:
+        import importlib
+        import inspect
+        import pkgutil
+
+        docs = {}
+        for pkg_name in ("fleetcalc.ui.diagrams", "fleetcalc.ui.plots"):
+            try:
+                pkg = importlib.import_module(pkg_name)
+            except Exception:  # noqa: BLE001 - alt text falls back to the page's own words
+                continue
+            for mod in pkgutil.iter_modules(pkg.__path__):
+                try:
+                    m = importlib.import_module(f"{pkg_name}.{mod.name}")
+                except Exception:  # noqa: BLE001
+                    continue
+                for name, fn in vars(m).items():
+                    if inspect.isfunction(fn) and fn.__doc__ and not name.startswith("_"):
+                        first = re.split(r"\n\s*\n", inspect.cleandoc(fn.__doc__))[0]
+                        docs.setdefault(name, re.sub(r"\s+", " ", first.replace("``", "").replace("`", "")).strip())
+        _DIAGRAM_DOCS = docs
+    return _DIAGRAM_DOCS
+
+
+def _plain(md: str) -> str:
+    t = re.sub(r"\$+([^$]*)\$+", r"\1", md)
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
+    t = re.sub(r"[`*_#>{}]", "", t)
+    t = re.sub(r"\\[a-zA-Z]+", "", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def image_alt(cells: list, i: int) -> str:
+    """Alt text for the picture a code cell draws: what the drawing function says it shows (its
+    docstring), else the sentence of the text beside it that speaks of the picture."""
+    src = _src(cells[i])
+    docs = _diagram_docs()
+    calls = [n for n in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", src) if n in docs]
+    what = docs[calls[-1]] if calls else ""
+    near = ""
+    for j in (i + 1, i - 1):
+        if 0 <= j < len(cells) and cells[j]["cell_type"] == "markdown":
+            sentences = re.split(r"(?<=[.!?])\s+", _plain(_src(cells[j])))
+            hit = [x for x in sentences if re.search(r"\b(picture|drawing|diagram|figure|drawn|plot|below|above)\b", x, re.I)]
+            if hit:
+                near = hit[0]
+                break
+    alt = " ".join(x for x in (what, near) if x) or "A diagram drawn by the workbook's library for this section."
+    return ("Diagram: " + alt)[:600]
+
+
+def add_image_alt(nb: dict) -> int:
+    """Give every picture a code cell draws an alt text (myst-nb reads ``mystnb.image.alt``);
+    without one the site would read out the image's file path."""
+    cells = nb["cells"]
+    n = 0
+    for i, c in enumerate(cells):
+        if c["cell_type"] != "code":
+            continue
+        if any("image/png" in o.get("data", {}) or "image/svg+xml" in o.get("data", {}) for o in c.get("outputs", [])):
+            md = c.setdefault("metadata", {}).setdefault("mystnb", {})
+            md.setdefault("image", {}).setdefault("alt", image_alt(cells, i))
+            n += 1
+    return n
 
 
 def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
@@ -420,11 +532,13 @@ def launch_bar(book: dict, page: Page) -> str:
     parts = []
     if links["lite"]:
         parts.append(f"<a class='launch-button launch-lite' href='{html.escape(links['lite'])}' "
-                     "title='Python in this browser (JupyterLite): nothing to install'>"
+                     "target='_blank' rel='noopener' "
+                     "title='Python in this browser (JupyterLite; opens in a new tab; needs the network once)'>"
                      "&#9654; JupyterLite</a>")
     if links["binder"]:
         parts.append(f"<a class='launch-button launch-binder' href='{html.escape(links['binder'])}' "
-                     "title='A JupyterLab on mybinder.org, built from environment.yml'>&#9654; Binder</a>")
+                     "target='_blank' rel='noopener' "
+                     "title='A JupyterLab on mybinder.org, built from environment.yml (opens in a new tab)'>&#9654; Binder</a>")
     return ("<div class='launch-buttons'><span class='launch-label'>Run this notebook live:</span> "
             + " ".join(parts) + " <span class='launch-local'>or <code>make lab</code> on your "
             "computer</span></div>\n")
@@ -479,6 +593,8 @@ def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = Non
     drop_ledger_records(nb)
     mark_panels(nb)
     scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
+    disable_knobs(nb)
+    add_image_alt(nb)
     if site == "student":
         for c in cells:
             if c["cell_type"] == "markdown":
