@@ -586,10 +586,152 @@ def drop_ledger_records(nb: dict) -> None:
             o.get("data", {}).pop(LEDGER_MIME, None)
 
 
+# ----------------------------------------------------------------------------- pages that lead somewhere
+
+_NB_PATH = re.compile(r"`((?:chapters|exercises|solutions|instructor)/[A-Za-z0-9_./-]+?\.(?:ipynb|md))`")
+_NB_LINK = re.compile(r"\]\(((?:\.\./)*(?:chapters|exercises|solutions)/[A-Za-z0-9_/.-]+?\.(?:ipynb|md))(?:#[^)]*)?\)")
+
+
+def _rel(from_doc: str, to_doc: str, ext: str = ".ipynb") -> str:
+    return os.path.relpath(to_doc + ext, os.path.dirname(from_doc) or ".").replace(os.sep, "/")
+
+
+@dataclass
+class SiteLinks:
+    """What the site knows about its pages to link them: doc -> (title, ext), the chapter name
+    of each folder, and which sections each exercise set practises (read from the exercise
+    notebooks' own references to chapter notebooks)."""
+    pages: dict
+    names: dict
+    practises: dict          # exercise doc -> [chapter section doc, ...]
+    practised_by: dict       # chapter section doc -> [exercise doc, ...]
+    site: str = "student"
+
+    def target(self, rel_path: str) -> str | None:
+        doc = rel_path.rsplit(".", 1)[0]
+        if self.site == "student" and doc.startswith("solutions/"):
+            doc = "exercises/" + doc[len("solutions/"):]
+        return doc if doc in self.pages else None
+
+
+def page_title(pg: Page) -> str:
+    from workbook.reference_pages import notebook_title
+
+    if pg.src is None:
+        m = re.search(r"^#\s+(.+?)\s*$", pg.text, re.M)
+        return m.group(1) if m else pg.doc
+    return notebook_title(pg.src)
+
+
+def site_links(pages: list[Page], book: dict, site: str) -> SiteLinks:
+    titles = {pg.doc: (page_title(pg), pg.ext) for pg in pages if pg.kind != "generated"}
+    names = dict(book.get("chapter_titles", {}))
+    practises, by = {}, {}
+    numbered = {}
+    for pg in pages:
+        if pg.kind == "chapter" and pg.doc in titles:
+            m = re.match(r"(\d+\.\d+[a-z]?)\s", titles[pg.doc][0])
+            if m:
+                numbered.setdefault(m.group(1), pg.doc)
+    for pg in pages:
+        if pg.kind not in ("exercise", "solution") or pg.src is None:
+            continue
+        from workbook.reference_pages import markdown_text
+
+        text = markdown_text(pg.src)
+        refs = []
+        for m in re.finditer(r"(?:`|\]\()((?:\.\./)*chapters/[A-Za-z0-9_/.-]+?\.(?:ipynb|md))", text):
+            path = m.group(1)
+            if path.startswith("."):
+                path = os.path.normpath(os.path.join(os.path.dirname(pg.doc), path)).replace(os.sep, "/")
+            doc = path.rsplit(".", 1)[0]
+            if doc in titles and not doc.endswith(("00_intro", "99_summary")) and doc not in refs:
+                refs.append(doc)
+        for m in re.finditer(r"§\s?(\d+\.\d+[a-z]?)", titles.get(pg.doc, ("",))[0] + "\n" + text):
+            doc = numbered.get(m.group(1))
+            if doc and doc not in refs:
+                refs.append(doc)
+        practises[pg.doc] = refs
+        if pg.kind == "exercise":
+            for d in refs:
+                by.setdefault(d, [])
+                if pg.doc not in by[d]:
+                    by[d].append(pg.doc)
+    return SiteLinks(titles, names, practises, by, site)
+
+
+def _link_text(title: str) -> str:
+    return title.replace("[", "(").replace("]", ")").replace("`", "'")
+
+
+def link_paths(text: str, doc: str, links: SiteLinks | None) -> str:
+    """A notebook path written as code (`chapters/ch28/28_5_collectives.ipynb`) becomes a link to
+    that page, named by its title (the path stays in the link's tooltip)."""
+    if links is None:
+        return text
+
+    def fix(m):
+        target = links.target(m.group(1))
+        if target is None:
+            return m.group(0)
+        title, ext = links.pages[target]
+        return f"[{_link_text(title)}]({_rel(doc, target, ext)})"
+    return _NB_PATH.sub(fix, text)
+
+
+def retitle(cells: list, title: str) -> None:
+    """Give the page's first heading this title (one name per chapter; unique page titles)."""
+    for c in cells:
+        if c["cell_type"] == "markdown":
+            src = _src(c)
+            if re.search(r"^#\s+.+$", src, re.M):
+                c["source"] = re.sub(r"^#\s+.+$", lambda m: "# " + title, src, count=1, flags=re.M)
+            return
+
+
+def practice_cell(page: Page, links: SiteLinks) -> dict | None:
+    """Chapter sections: the exercise sets that practise them. Exercise sets: their sections."""
+    if page.kind == "chapter":
+        ex = links.practised_by.get(page.doc, [])
+        if not ex:
+            return None
+        items = "".join(f"* [{_link_text(links.pages[e][0])}]({_rel(page.doc, e, links.pages[e][1])})\n" for e in ex)
+        return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]},
+                "source": f"```{{admonition}} Practise this section\n:class: tip\n\n{items}```\n"}
+    secs = links.practises.get(page.doc, [])
+    if not secs:
+        return None
+    items = ", ".join(f"[{_link_text(links.pages[d][0])}]({_rel(page.doc, d, links.pages[d][1])})" for d in secs)
+    return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]},
+            "source": f"**Sections this practises:** {items}.\n"}
+
+
 def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = None,
-                       launch: str = "") -> dict:
+                       launch: str = "", links: SiteLinks | None = None) -> dict:
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
+    if links is not None:
+        folder = Path(page.doc).parent.name
+        if page.kind == "chapter" and Path(page.doc).name == "00_intro" and folder in links.names:
+            retitle(cells, links.names[folder])
+        elif page.kind == "solution":
+            t = links.pages.get(page.doc, ("",))[0]
+            if t and not t.lower().startswith("solution"):
+                retitle(cells, "Solution: " + t)
+        for c in cells:
+            if c["cell_type"] == "markdown":
+                c["source"] = link_paths(_src(c), page.doc, links)
+        extra = practice_cell(page, links)
+        if extra is not None:
+            if any("id" in c for c in cells):
+                extra["id"] = "site-practice"
+            if page.kind == "chapter":
+                # before the section's closing material when there is a takeaways heading, else at the end
+                at = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+                           and re.search(r"^#+\s*(What to take away|Takeaways)", _src(c), re.M | re.I)), len(cells))
+                cells.insert(at, extra)
+            else:
+                cells.insert(1 if cells and cells[0]["cell_type"] == "markdown" else 0, extra)
     drop_ledger_records(nb)
     mark_panels(nb)
     scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
@@ -619,8 +761,18 @@ def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = Non
     return nb
 
 
-def transform_markdown(text: str, page: Page, site: str) -> str:
+def transform_markdown(text: str, page: Page, site: str, links: SiteLinks | None = None) -> str:
+    text = link_paths(text, page.doc, links)
     return _rewrite_solution_links(text) if site == "student" else text
+
+
+def landing_text(text: str, site: str) -> str:
+    """The landing page for one edition: blocks between ``<!-- instructor-only -->`` and
+    ``<!-- /instructor-only -->`` (maintainer commands) are left out of the student edition,
+    and ``<!-- student-only -->`` blocks out of the instructor edition."""
+    drop = "instructor-only" if site == "student" else "student-only"
+    text = re.sub(rf"<!-- {drop} -->.*?<!-- /{drop} -->\n?", "", text, flags=re.S)
+    return re.sub(r"<!-- /?(?:instructor|student)-only -->\n?", "", text)
 
 
 # ----------------------------------------------------------------------------- staging
@@ -749,6 +901,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
         # (a panel whose frames do not match its saved output gets none: see add_scrubs); the
         # nbval run of that notebook and tests/test_site.py report the failure itself
         print("site: WARNING: some notebook cells failed while drawing frames (see above)", file=sys.stderr)
+    links = site_links(pages, book, site)
     for pg in pages:
         rel = pg.doc + pg.ext
         if pg.kind == "stub":
@@ -766,16 +919,16 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
                          "url": "../" * pg.doc.count("/") + f"_static/scrub/{key}/"}
                 for f in sorted(cdir.glob("*." + scrub_mod.FORMAT)):
                     st.copy(f, f"_static/scrub/{key}/{f.name}")
-            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site, scrub, launch_bar(book, pg))))
+            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site, scrub, launch_bar(book, pg), links)))
         else:
-            st.write(rel, transform_markdown(pg.src.read_text(encoding="utf-8"), pg, site))
+            st.write(rel, transform_markdown(pg.src.read_text(encoding="utf-8"), pg, site, links))
     # assets next to the notebooks (figures, data files)
     for folder in sorted({pg.src.parent for pg in pages if pg.src is not None}):
         for f in sorted(folder.rglob("*")):
             if f.is_file() and f.suffix.lower() in ASSET_EXT and ".ipynb_checkpoints" not in f.parts:
                 st.copy(f, f.relative_to(ROOT).as_posix())
     # landing page and static files
-    st.write("index.md", (ROOT / book["landing"]).read_text(encoding="utf-8"))
+    st.write("index.md", landing_text((ROOT / book["landing"]).read_text(encoding="utf-8"), site))
     static = ROOT / "site" / "_static"
     if static.is_dir():
         for f in sorted(static.rglob("*")):

@@ -208,3 +208,58 @@
   });
   window.addEventListener("resize", function () { scrollBoxes(); });
 })();
+
+/* Reference pages: the filter box (search text, chapter, kind) keeps only the rows that match;
+ * a section whose rows are all hidden is hidden with its heading. Wide hand-written tables get
+ * their column names on each cell, so they can become cards on a phone. */
+(function () {
+  function norm(t) { return (t || "").toLowerCase().replace(/\s+/g, " "); }
+  function setup(form) {
+    var text = form.querySelector(".ref-filter-text");
+    var chapter = form.querySelector(".ref-filter-chapter");
+    var kind = form.querySelector(".ref-filter-kind");
+    var count = form.querySelector(".ref-filter-count");
+    var article = form.closest("article") || document;
+    var tables = Array.prototype.filter.call(article.querySelectorAll("table.reference-cards"), function (t) {
+      return !t.classList.contains("ledger-summary") && (form.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    function sectionOf(t) { return t.closest("section"); }
+    function titleOf(sec) { var h = sec && sec.querySelector("h2, h3"); return h ? h.textContent.replace(/[#¶]\s*$/, "").trim() : ""; }
+    function run() {
+      var q = norm(text && text.value).trim(), c = chapter ? chapter.value : "", k = kind ? norm(kind.value) : "";
+      var shown = 0, total = 0;
+      tables.forEach(function (t) {
+        var sec = sectionOf(t), inChapter = !c || titleOf(sec) === c, visible = 0;
+        Array.prototype.forEach.call(t.querySelectorAll("tbody tr"), function (tr) {
+          total++;
+          var cells = tr.querySelectorAll("td");
+          var status = cells.length ? norm(cells[cells.length - 1].textContent) : "";
+          var ok = inChapter && (!q || norm(tr.textContent).indexOf(q) >= 0) && (!k || status.indexOf(k) === 0 || status.indexOf("✓ " + k) === 0);
+          tr.classList.toggle("ref-hidden", !ok);
+          if (ok) { visible++; shown++; }
+        });
+        if (sec && sec !== form.closest("section")) { sec.classList.toggle("ref-hidden", visible === 0); }
+      });
+      if (count) { count.textContent = (q || c || k) ? shown + " of " + total + " rows" : total + " rows"; }
+    }
+    [text, chapter, kind].forEach(function (el) { if (el) { el.addEventListener("input", run); el.addEventListener("change", run); } });
+    var params = new URLSearchParams(location.search);
+    if (text && params.get("q")) { text.value = params.get("q"); }
+    run();
+  }
+  function labelWide() {
+    Array.prototype.forEach.call(document.querySelectorAll(".bd-article table:not(.reference-cards)"), function (t) {
+      var heads = Array.prototype.map.call(t.querySelectorAll("thead th"), function (th) { return th.textContent.trim(); });
+      if (heads.length < 6) { return; }
+      t.classList.add("fc-wide");
+      Array.prototype.forEach.call(t.querySelectorAll("tbody tr"), function (tr) {
+        Array.prototype.forEach.call(tr.children, function (td, i) { if (heads[i]) { td.setAttribute("data-label", heads[i]); } });
+      });
+    });
+  }
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("form.ref-filter"), setup);
+    labelWide();
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
+})();
