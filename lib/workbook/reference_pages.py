@@ -367,7 +367,7 @@ def glossary_page(pages, book: dict, site: str) -> str:
            "## English → 中文\n",
            cards(rows, ["English", "中文", "used in", "source text"], name="glossary-table", classes="glossary"),
            "## 中文 → English\n",
-           cards([[esc(z), f"[{esc(en)}](#term-{slug(en)})"] for z, en in by_zh], ["中文", "English"],
+           cards([[esc(z), f"<a href='#term-{slug(en)}'>{html_escape(en)}</a>"] for z, en in by_zh], ["中文", "English"],
                  name="glossary-zh", classes="glossary-zh")]
     return "\n".join(out)
 

@@ -261,7 +261,9 @@ def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
         f"<div class='static-scrub-note'>Only <b>{label}</b> moves on this page (pictures drawn when "
         "the site was built, the other inputs at the book's values); the other inputs need a running "
         "kernel: launch this notebook live (buttons at the top of the page).</div>")
-    return (f"<div class='static-scrub' data-panel='{pid}' data-knob='{html.escape(spec['knob'])}'>"
+    fonts = "".join(f" data-{k.replace('_', '-')}='{spec[k]}'" for k in ("font_pt", "px", "font_pt_narrow", "px_narrow", "dpi")
+                    if spec.get(k) is not None)
+    return (f"<div class='static-scrub' data-panel='{pid}' data-knob='{html.escape(spec['knob'])}'{fonts}>"
             f"<label class='static-scrub-row'><span class='static-scrub-label'>Move <b>{label}</b> here "
             "<span class='static-scrub-hint'>(no kernel needed)</span></span>"
             f"<input type='range' min='0' max='{n - 1}' step='1' value='{spec['start']}' "
@@ -1073,6 +1075,80 @@ def build_wheel(dest: Path) -> Path:
     return next(dest.glob("fleetcalc-*.whl"))
 
 
+LITE_NOTICE_MARK = "workbook-lite-notice"
+# The JupyterLite pages cannot run Python until Pyodide has been fetched (from its CDN, once), and
+# they cannot start at all from file://. Without this notice a notebook opens and nothing runs, in
+# silence (a run stays at [*], the kernel reads "Unknown"). The notice says what is missing, in words.
+LITE_NOTICE = r"""<script id="workbook-lite-notice">
+(function () {
+  var LAB = "make lab";
+  function show(title, body) {
+    function put() {
+      if (document.getElementById("wb-lite-msg")) { return; }
+      var d = document.createElement("div");
+      d.id = "wb-lite-msg"; d.setAttribute("role", "alert");
+      d.style.cssText = "position:fixed;left:0;right:0;top:0;z-index:100000;padding:14px 18px;" +
+        "background:#fff4e5;color:#3d2a00;border-bottom:3px solid #e89217;font:15px/1.45 system-ui,sans-serif";
+      d.innerHTML = "<strong>" + title + "</strong><br>" + body +
+        " <button type='button' style='margin-left:1em' onclick='this.parentNode.remove()'>dismiss</button>";
+      document.body.appendChild(d);
+    }
+    if (document.body) { put(); } else { document.addEventListener("DOMContentLoaded", put); }
+  }
+  if (location.protocol === "file:") {
+    show("JupyterLite must be served over http.",
+      "Opened from a file, this page stays blank: browsers do not run its workers from file://. " +
+      "Run <code>make serve</code> in the workbook and open http://127.0.0.1:8000/lite/ , or work the " +
+      "notebooks on your computer with <code>" + LAB + "</code>.");
+    return;
+  }
+  var url = "PYODIDE_URL";
+  var done = false;
+  function offline() {
+    if (done) { return; } done = true;
+    show("Python cannot start here: Pyodide could not be downloaded.",
+      "JupyterLite runs Python in your browser with Pyodide, which it fetches from " + url.split("/").slice(0, 3).join("/") +
+      " the first time; this computer cannot reach it (offline, or blocked). Notebooks open, but no cell will run " +
+      "and the panels show as text. To run the notebooks and move every slider without the internet, clone the " +
+      "workbook and run <code>" + LAB + "</code> (JupyterLab on your computer).");
+  }
+  var timer = setTimeout(offline, 15000);
+  fetch(url, { method: "HEAD", mode: "no-cors", cache: "no-store" })
+    .then(function () { done = true; clearTimeout(timer); })
+    .catch(function () { clearTimeout(timer); offline(); });
+})();
+</script>"""
+
+
+def lite_pyodide_url(out: Path) -> str:
+    """Where the built JupyterLite's kernel loads Pyodide from (its config, else the extension's default)."""
+    for cfg in (out / "jupyter-lite.json", out / "lab" / "jupyter-lite.json"):
+        if cfg.is_file():
+            m = re.search(r'"pyodideUrl"\s*:\s*"([^"]+)"', cfg.read_text(encoding="utf-8"))
+            if m:
+                return m.group(1)
+    for js in sorted((out / "extensions").rglob("*.js")) if (out / "extensions").is_dir() else []:
+        m = re.search(r"https://cdn\.jsdelivr\.net/pyodide/[^\"'`]+?pyodide\.mjs", js.read_text(encoding="utf-8", errors="replace"))
+        if m:
+            return m.group(0)
+    return "https://cdn.jsdelivr.net/pyodide/"
+
+
+def add_lite_notice(out: Path) -> int:
+    """Put the offline / file:// notice into every page of the JupyterLite build."""
+    script = LITE_NOTICE.replace("PYODIDE_URL", lite_pyodide_url(out))
+    n = 0
+    for page in sorted(out.glob("*/index.html")) + [out / "index.html"]:
+        if not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r'<script id="workbook-lite-notice">.*?</script>', "", text, flags=re.S)
+        text = text.replace("<head>", "<head>" + script, 1) if "<head>" in text else script + text
+        page.write_text(text, encoding="utf-8")
+        n += 1
+    return n
+
+
 def lite() -> int:
     book = load_book()
     spec = book.get("lite", {})
@@ -1106,7 +1182,8 @@ def lite() -> int:
     if res.returncode:
         print(res.stdout[-4000:], res.stderr[-4000:], file=sys.stderr)
         return res.returncode
-    print(f"site: JupyterLite -> _build/lite/index.html ({time.time() - t0:.1f} s); "
+    n = add_lite_notice(out)
+    print(f"site: JupyterLite -> _build/lite/index.html ({time.time() - t0:.1f} s, offline notice in {n} pages); "
           f"wheel {wheel.name}. Note: pyodide itself loads from its CDN at run time.")
     return 0
 

@@ -263,3 +263,19 @@
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
 })();
+
+/* Opened from file:// (no server), the JupyterLite button would open a blank page: say why instead. */
+(function () {
+  if (location.protocol !== "file:") { return; }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a.launch-lite");
+    if (!a) { return; }
+    e.preventDefault();
+    if (a.parentNode.querySelector(".launch-file-note")) { return; }
+    var n = document.createElement("span");
+    n.className = "launch-file-note"; n.setAttribute("role", "alert");
+    n.innerHTML = "JupyterLite must be served over http: run <code>make serve</code> and open this page at " +
+      "http://127.0.0.1:8000/ (it needs the internet once, for Pyodide), or run <code>make lab</code>.";
+    a.parentNode.appendChild(n);
+  });
+})();
