@@ -152,6 +152,11 @@ def check_page(browser, server, site, rel):
                     assert want in dom_norm, f"{url}: checked number missing: {line}"
         if page.locator(".static-scrub").count():
             check_scrub(page, url)
+            # every panel keeps its size while its range steps through every frame (issue #27)
+            page.wait_for_function("() => [...document.querySelectorAll('.static-scrub')].every(b => b.dataset.adopted)",
+                                   timeout=60_000)
+            moved = [r for r in page.evaluate(STEADY) if r["moved"] > 1]
+            assert not moved, f"{url}: panels move under the pointer while scrubbed: {moved}"
         page.wait_for_timeout(300)
         bad = [e for e in errors if not any(p.search(e) for p in ALLOWED_CONSOLE_ERRORS.values())]
         assert not bad, f"{url}: console errors {bad}"
@@ -172,6 +177,35 @@ def panel_view(page, pid: str) -> dict:
         const o = p && p.querySelector('.fc-main-knob .noUi-origin');
         return {img: img ? img.src : null, table: t ? t.innerText : null, handle: o ? o.style.transform : null};
     }""", pid)
+
+
+# Steps every scrub range of a page through all its frames and reports, per panel, how far the
+# range, the picture and the panel moved (px), the range's aria-valuetext and the picture's alt.
+STEADY = r"""async () => {
+  const worst = [];
+  for (const box of document.querySelectorAll('.static-scrub')) {
+    const p = document.querySelector('.' + box.dataset.panel);
+    const input = box.querySelector('input[type=range]');
+    const img = p.querySelector('img.fc-picture');
+    const rects = () => [input.getBoundingClientRect(), img ? img.getBoundingClientRect() : null, p.getBoundingClientRect()];
+    const start = +input.value, n = +input.max + 1;
+    const r0 = rects();
+    let d = 0;
+    for (let i = 0; i < n; i++) {
+      input.value = i; input.dispatchEvent(new Event('input'));
+      const r = rects();
+      for (let j = 0; j < 3; j++) {
+        if (!r[j] || !r0[j]) continue;
+        d = Math.max(d, Math.abs(r[j].top - r0[j].top), Math.abs(r[j].left - r0[j].left),
+                     Math.abs(r[j].height - r0[j].height), Math.abs(r[j].width - r0[j].width));
+      }
+    }
+    input.value = start; input.dispatchEvent(new Event('input'));
+    worst.push({panel: box.dataset.panel, knob: box.dataset.knob, moved: Math.round(d), valuetext: input.getAttribute('aria-valuetext'),
+                alt: img ? img.alt : null});
+  }
+  return worst;
+}"""
 
 
 def check_scrub(page, url: str, which: int = 0) -> None:

@@ -32,13 +32,17 @@ MAX_OPTIONS = 24     # a dropdown shows each option up to this many
 FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
 # Phones: a second frame set drawn for a narrow column (3.9 in at 90 dpi = 351 px, about the text
 # column of a 390 px screen), so chart text is not shrunk to 5-6 px there; several axes stack.
-NARROW_WIDTH_IN = 3.9
+NARROW_WIDTH_IN = 3.7     # 333 px at 90 dpi: shown at its own size in a 390 px screen's column
+NARROW_MIN_PT = 8.1       # no text below 8.1 pt there: 8.1 pt at 90 dpi = 10.1 px
 DPI = 90
 
 
 def _lib_hash() -> str:
+    """The calculators and panel code the frames are drawn with (lib/fleetcalc), the harness that
+    runs the notebooks and this file; the rest of the site tooling does not change a frame."""
     h = hashlib.sha1()
-    for p in sorted((ROOT / "lib").rglob("*")):
+    files = list((ROOT / "lib" / "fleetcalc").rglob("*")) + [ROOT / "lib" / "workbook" / "panel_harness.py"]
+    for p in sorted(files):
         if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith((".pyc", ".egg-info")) \
                 and ".egg-info" not in str(p):
             h.update(p.relative_to(ROOT).as_posix().encode())
@@ -149,6 +153,25 @@ def _encode(png: bytes) -> bytes:
     return buf.getvalue()
 
 
+def _min_font(p, pt: float) -> bool:
+    """Raise every text of the panel's figure below ``pt`` points to ``pt`` (the narrow frames);
+    True when one changed (the picture must then be drawn again)."""
+    from matplotlib.text import Text
+
+    fig = getattr(p, "figure", None)
+    changed = False
+    for t in fig.findobj(Text) if fig is not None else []:
+        if t.get_fontsize() < pt:
+            t.set_fontsize(pt)
+            changed = True
+    if changed:
+        try:
+            fig.tight_layout()      # the larger text keeps inside the picture
+        except Exception:  # noqa: BLE001 - a layout the engine cannot solve keeps the old one
+            pass
+    return changed
+
+
 def render_notebook(md: Path, force: bool = False) -> dict:
     """Render (or reuse) the frames of one notebook; return its manifest."""
     out = cache_dir(md)
@@ -191,9 +214,10 @@ def render_notebook(md: Path, force: bool = False) -> dict:
             n_axes = getattr(p, "_n_axes", 1)
             size = (NARROW_WIDTH_IN, h0 * (0.75 * n_axes if n_axes > 1 else 1.0))
             p.resize_figure(size, stacked=n_axes > 1)
+            _min_font(p, NARROW_MIN_PT)
             for k, v in enumerate(vals):
                 ctl.value = v
-                if k == 0 and v == start_value:
+                if _min_font(p, NARROW_MIN_PT) or (k == 0 and v == start_value):
                     p.redraw()
                 png = bytes(p.image.value or b"")
                 if png:
