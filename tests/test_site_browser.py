@@ -214,6 +214,8 @@ def check_scrub(page, url: str, which: int = 0) -> None:
     box = page.locator(".static-scrub").nth(which)
     pid = box.get_attribute("data-panel")
     page.wait_for_selector(f".{pid} .fc-readouts", timeout=30_000)
+    page.wait_for_function("pid => { const b = document.querySelector(`.static-scrub[data-panel='${pid}']`);"
+                           " return b && b.dataset.adopted; }", arg=pid, timeout=30_000)
     rng = box.locator("input[type=range]")
     lo, hi, start = (int(rng.get_attribute(a)) for a in ("min", "max", "value"))
     before = panel_view(page, pid)
@@ -228,8 +230,10 @@ def check_scrub(page, url: str, which: int = 0) -> None:
         page.wait_for_function("pid => { const i = document.querySelector('.' + pid + ' img.fc-picture');"
                                " return i.complete && i.naturalWidth > 0; }", arg=pid, timeout=10_000)
     assert box.locator(".static-scrub-value").inner_text().strip() != "", url
-    if before["handle"] is not None:                      # the knob's own slider handle follows
-        assert after["handle"] != before["handle"], f"{url}: the main knob's handle did not move"
+    # the range is the main knob's control: it sits in the knob's place and the knob's own slider is hidden
+    assert page.evaluate("pid => { const p = document.querySelector('.' + pid), k = p.querySelector('.fc-main-knob');"
+                         " return !!p.querySelector('.static-scrub') && (!k || getComputedStyle(k).display === 'none'); }",
+                         pid), f"{url}: the range is not in the main knob's place"
     for _ in range(steps):
         page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")
     assert panel_view(page, pid)["table"] == before["table"], f"{url}: back at the start, readouts differ"
