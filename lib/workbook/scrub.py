@@ -215,10 +215,12 @@ def render_notebook(md: Path, force: bool = False) -> dict:
             size = (NARROW_WIDTH_IN, h0 * (0.75 * n_axes if n_axes > 1 else 1.0))
             p.resize_figure(size, stacked=n_axes > 1)
             _min_font(p, NARROW_MIN_PT)
+            pts = []      # the smallest text of each narrow frame, as drawn
             for k, v in enumerate(vals):
                 ctl.value = v
                 if _min_font(p, NARROW_MIN_PT) or (k == 0 and v == start_value):
                     p.redraw()
+                pts.append(p.min_font_pt() or NARROW_MIN_PT)
                 png = bytes(p.image.value or b"")
                 if png:
                     data = _encode(png)
@@ -226,7 +228,7 @@ def render_notebook(md: Path, force: bool = False) -> dict:
                     (tmp / img).write_bytes(data)
                     frames[k]["img_narrow"] = img
             ctl.value = start_value
-            narrow = {"font_pt_narrow": p.min_font_pt(), "px_narrow": p.figure.bbox.width}
+            narrow = {"font_pt_narrow": min(pts) if pts else None, "px_narrow": p.figure.bbox.width}
             p.resize_figure((w0, h0), stacked=False)
         start = vals.index(start_value)
         panels.append({"cell": rec.cell, "n": rec.n, "title": rec.title, "knob": name, "label": label,
