@@ -44,7 +44,8 @@ def open_page(browser, server, rel, theme="light", size=(1300, 1000), site="stud
 
     page.route("**/*", route)
     page.goto(f"{server}{site}/{rel}", wait_until="load", timeout=90_000)
-    page.wait_for_function(f"document.documentElement.dataset.theme === '{theme}'", timeout=10_000)
+    if site != "lite":
+        page.wait_for_function(f"document.documentElement.dataset.theme === '{theme}'", timeout=10_000)
     return ctx, page, external
 
 

@@ -41,7 +41,7 @@ COLUMN = {"confirmed": "confirmed", "erratum": "errata", "caveat": "caveats", "v
           "reconstruction": "reconstructions", "assumed": "assumed"}
 # the summary's column heads, with soft hyphens where a narrow column may break them (never mid-syllable)
 SHORT_COLUMN = {"confirmed": "con\u00adfirmed", "erratum": "errata", "caveat": "cave\u00adats",
-                "vendor": "vendor notes", "reconstruction": "recon\u00adstruc\u00adtions", "assumed": "as\u00adsumed"}
+                "vendor": "ven\u00addor notes", "reconstruction": "recon\u00adstruc\u00adtions", "assumed": "as\u00adsumed"}
 #: The errata page: one section per class, with an honest heading and what the class means.
 SECTIONS = {
     "erratum": ("Errata: the printed number does not follow from the book's own inputs",
@@ -238,7 +238,7 @@ def ledger_page(pages, book: dict, site: str) -> str:
                 rows.append([doc_link(p), esc(e.where), esc(e.name), esc(e.printed or "—"), esc(e.shown),
                              STATUS_LABEL[e.kind] + (": " + esc(e.detail()) if e.kind != "confirmed" and e.detail() else "")])
         if rows:
-            out.append(cards(rows, ["notebook", "book location", "quantity", "book prints", "recomputed",
+            out.append(cards(rows, ["notebook", "book location", "quantity", "book prints", "re\u00adcom\u00adputed",
                                     "status"], classes="ledger-detail"))
         else:
             out.append("No checked numbers in this chapter's notebooks yet.\n")
@@ -288,7 +288,7 @@ def errata_page(pages, book: dict, site: str) -> str:
            f"(and {len(catalog_rows)} in the catalog) and {n['reconstruction']} reconstructions.\n"]
     headers = {
         "erratum": ["book location", "quantity", "book prints", "the book's inputs give", "cause", "notebook"],
-        "caveat": ["book location", "quantity", "book prints", "recomputed", "how it misleads", "notebook"],
+        "caveat": ["book location", "quantity", "book prints", "re\u00adcom\u00adputed", "how it misleads", "notebook"],
         "vendor": ["book location", "quantity", "book's figure", "vendor's figure", "source and note", "notebook"],
         "reconstruction": ["book location", "quantity", "book prints", "rebuilt value gives", "what was rebuilt, from what",
                            "notebook"],
