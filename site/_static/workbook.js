@@ -111,7 +111,8 @@
     });
     table.innerHTML = saveT;
     if (msg) { msg.innerHTML = saveM; }
-    holder.style.minWidth = Math.ceil(w) + "px";
+    // the readouts keep their widest width, but never squeeze the knobs beside them to a stub
+    holder.style.minWidth = Math.ceil(Math.min(w, top.getBoundingClientRect().width * 0.45)) + "px";
     holder.style.minHeight = Math.ceil(th) + "px";
     top.style.minHeight = Math.ceil(h) + "px";
   }
