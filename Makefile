@@ -13,6 +13,7 @@
 #   make variants  - a seeded variant per student of a roster (ROSTER=roster.csv), and its answer key
 #   make grade     - grade a folder of submitted notebooks (SUBMISSIONS=folder), each in a sandbox: grades.csv + feedback/
 #   make lite      - JupyterLite build of the workbook
+#   make serve     - serve the built sites and JupyterLite over http (http://127.0.0.1:8000/student/; PORT=...)
 #   make bench     - the performance benchmark (figures go in the README)
 PY ?= python3.11
 VENV := .venv
@@ -20,7 +21,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | md5sum | cut -c1-8)
 JOBS ?= 2
 
-.PHONY: test test-fast book lab notebooks exercises variants lite bench browser sandbox venv clean
+.PHONY: test test-fast book lab notebooks exercises variants lite serve bench browser sandbox venv clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null 2>&1 || { echo "need $(PY) (or run: make PY=python3 ...)"; exit 1; }
@@ -66,6 +67,11 @@ book: $(STAMP)
 
 lite: $(STAMP)
 	$(BIN)/workbook site lite
+
+serve:
+	@test -d _build/student || { echo "no site yet: run make book first"; exit 1; }
+	@echo "serving _build/ on http://127.0.0.1:$(or $(PORT),8000)/ : student/ instructor/ lite/ (Ctrl-C stops)"
+	$(PY) -m http.server $(or $(PORT),8000) --bind 127.0.0.1 --directory _build
 
 lab: $(STAMP)
 	$(BIN)/python tools/deck_off.py

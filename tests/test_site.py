@@ -447,12 +447,21 @@ def test_launch_buttons_open_that_notebook(built_sites, lite_site, site):
             page = built_sites[site] / nb.relative_to(ROOT).with_suffix(".html")
             text = page.read_text(encoding="utf-8")
             bar = re.search(r"<div class=.launch-buttons.>(.*?)</div>", text, re.S)
+            in_lite = any(fnmatch(rel, g) for g in cfg["lite_globs"])
+            if not repo and not in_lite:    # nothing to launch it in (solutions: not in the Lite build)
+                assert not bar, f"{rel}: launch buttons that lead nowhere"
+                continue
             assert bar, f"{rel}: no launch buttons"
             hrefs = {cls: html.unescape(h) for cls, h in re.findall(r"class='launch-button (launch-\w+)' href='([^']+)'", bar.group(1))}
-            binder = urlparse(hrefs["launch-binder"])
-            assert f"{binder.scheme}://{binder.netloc}" == cfg["launch"]["binderhub_url"]
-            assert binder.path == f"/v2/gh/{repo}/{cfg['launch']['branch']}", binder.path
-            assert parse_qs(binder.query)["urlpath"] == [f"lab/tree/{rel}"]
+            # both buttons open a new tab (the reader keeps this page)
+            assert len(re.findall(r"target='_blank' rel='noopener'", bar.group(1))) == len(hrefs) >= 1, rel
+            if repo:
+                binder = urlparse(hrefs["launch-binder"])
+                assert f"{binder.scheme}://{binder.netloc}" == cfg["launch"]["binderhub_url"]
+                assert binder.path == f"/v2/gh/{repo}/{cfg['launch']['branch']}", binder.path
+                assert parse_qs(binder.query)["urlpath"] == [f"lab/tree/{rel}"]
+            else:   # no real repository named in book.yml: no Binder button pointing nowhere
+                assert "launch-binder" not in hrefs, f"{rel}: a Binder button without a repository"
             if any(fnmatch(rel, g) for g in cfg["lite_globs"]):
                 url = urlparse(urljoin(f"http://site/{site}/{rel}", hrefs["launch-lite"]))
                 target = BUILD / url.path.lstrip("/")
@@ -530,3 +539,109 @@ def test_scrub_positions_cover_the_range_and_the_start():
     assert scrub.handle_position(s, 1) == 0 and scrub.handle_position(s, 1024) == 100
     assert scrub.handle_position(w.FloatLogSlider(value=100, min=0, max=4), 100) == 50
     assert scrub.handle_position(d, 2) is None
+
+
+# ----------------------------------------------------------------------------- panels honest about what moves
+
+def chapter_scrubs(site: str = "student"):
+    """(page stem, saved panel, scrub block) for every chapter panel with a scrub range."""
+    root = BUILD / site
+    for stem in chapter_pages_with_panels():
+        nb = json.loads((ROOT / stem.with_suffix(".ipynb")).read_text(encoding="utf-8"))
+        page = (root / stem.with_suffix(".html")).read_text(encoding="utf-8")
+        for p, sc in zip(saved_panels(nb), scrubs_in(page)):
+            yield stem, p, sc
+
+
+def _prompt_of(nb: dict, title: str) -> str:
+    state = nb["metadata"].get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for m in state.values():
+        v = m.get("state", {}).get("value", "")
+        if isinstance(v, str) and "fc-prompt" in v and html.escape(title) in v:
+            got = re.search(r"<div class='fc-prompt'>(.*?)</div>", v, re.S)
+            return html.unescape(re.sub(r"<[^>]+>", "", got.group(1))) if got else ""
+    return ""
+
+
+def dead_main_knobs(site: str = "student") -> list[str]:
+    """Panels whose main knob barely changes what the reader sees: over its frames fewer than
+    min(3, frames) different views (picture and readouts together), or a picture that never
+    changes. (§2.7's data-parallel replicas: 11 frames, 2 pictures, 1 readout table.)"""
+    bad = []
+    for stem, p, sc in chapter_scrubs(site):
+        frames = sc["frames"]
+        views = {(f["img"], f["table"]) for f in frames}
+        imgs = {f["img"] for f in frames if f["img"]}
+        where = f"{stem} {p['title']!r} (main knob {sc['label']!r})"
+        if len(views) < min(3, len(frames)):
+            bad.append(f"{where}: {len(frames)} frames show only {len(views)} different views")
+        elif imgs and len(imgs) < 2:
+            bad.append(f"{where}: the picture never changes over {len(frames)} frames")
+    return bad
+
+
+def test_every_main_knob_moves_what_the_reader_sees(built_sites):
+    """Issue #27 item 1: a main knob that changes nothing (a 'dead knob') fails here, naming the
+    panel. (Whether the prompt asks about that knob is for the chapter's author: the test cannot
+    read a question's meaning.)"""
+    bad = dead_main_knobs()
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_page_titles_are_unique(built_sites, site):
+    titles = Counter()
+    for page in built_sites[site].rglob("*.html"):
+        if page.relative_to(built_sites[site]).parts[0].startswith("_"):
+            continue
+        m = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"), re.S)
+        titles[html.unescape(m.group(1)).split(" \u2014 ")[0].strip()] += 1
+    dup = {t: n for t, n in titles.items() if n > 1}
+    assert not dup, f"{site}: titles used by more than one page: {dup}"
+
+
+@pytest.mark.parametrize("site", SITES)
+def test_one_name_per_chapter(built_sites, site):
+    """A chapter's head page, its exercises part and the ledger use book.yml's one name for it."""
+    names = yaml_titles()
+    for folder, name in names.items():
+        head = built_sites[site] / "chapters" / folder / "00_intro.html"
+        if head.is_file():
+            assert f"<title>{html.escape(name, quote=False)} " in head.read_text(encoding="utf-8").replace("&#39;", "'"), folder
+        ex = built_sites[site] / "exercises" / folder / "index.html"
+        if ex.is_file():
+            assert f"Exercises: {name}" in page_text(ex), folder
+    ledger = page_text(built_sites[site] / "reference" / "ledger.html")
+    assert all(n in ledger for f, n in names.items() if (ROOT / "chapters" / f).is_dir())
+    body = (built_sites[site] / "reference" / "ledger.html").read_text(encoding="utf-8").split('<main', 1)[1]
+    assert not re.search(r"<h[23][^>]*>\s*chapters\s*<", body), "a stray 'chapters' section (the topic map)"
+
+
+def test_front_page_starts_the_reader(built_sites):
+    student = (built_sites["student"] / "index.html").read_text(encoding="utf-8")
+    inst = (built_sites["instructor"] / "index.html").read_text(encoding="utf-8")
+    for page in (student, inst):
+        assert 'href="chapters/ch28/28_1_units.html"' in page and 'href="chapters/v2_ch1/00_intro.html"' in page
+    text = page_text(built_sites["student"] / "index.html")
+    for cmd in ("make book", "make variants", "make exercises", "make test", "make lite"):
+        assert cmd not in text, f"student front page shows the maintainer command {cmd!r}"
+    assert "make variants" in page_text(built_sites["instructor"] / "index.html")
+
+
+def test_chapters_link_their_exercises_and_back(built_sites):
+    """Chapter sections link the exercise sets that practise them, exercise pages their sections,
+    as links (not file paths in code)."""
+    root = built_sites["student"]
+    linked = 0
+    for page in sorted((root / "chapters").rglob("*.html")):
+        t = page.read_text(encoding="utf-8")
+        assert not re.search(r"<code[^>]*><span class=\"pre\">(chapters|exercises)/[^<]+\.ipynb</span></code>", t), \
+            f"{page.relative_to(root)} names a notebook as a file path, not a link"
+        if "Practise this section" in t:
+            linked += 1
+            assert re.search(r'href="\.\./\.\./exercises/[^"]+\.html"', t), page
+    assert linked >= 20, linked
+    for page in sorted((root / "exercises").rglob("ex*.html")):
+        t = page.read_text(encoding="utf-8")
+        if "Sections this practises" in t:
+            assert re.search(r'href="\.\./\.\./chapters/[^"]+\.html"', t), page

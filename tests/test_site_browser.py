@@ -152,6 +152,11 @@ def check_page(browser, server, site, rel):
                     assert want in dom_norm, f"{url}: checked number missing: {line}"
         if page.locator(".static-scrub").count():
             check_scrub(page, url)
+            # every panel keeps its size while its range steps through every frame (issue #27)
+            page.wait_for_function("() => [...document.querySelectorAll('.static-scrub')].every(b => b.dataset.adopted)",
+                                   timeout=60_000)
+            moved = [r for r in page.evaluate(STEADY) if r["moved"] > 1]
+            assert not moved, f"{url}: panels move under the pointer while scrubbed: {moved}"
         page.wait_for_timeout(300)
         bad = [e for e in errors if not any(p.search(e) for p in ALLOWED_CONSOLE_ERRORS.values())]
         assert not bad, f"{url}: console errors {bad}"
@@ -174,12 +179,43 @@ def panel_view(page, pid: str) -> dict:
     }""", pid)
 
 
+# Steps every scrub range of a page through all its frames and reports, per panel, how far the
+# range, the picture and the panel moved (px), the range's aria-valuetext and the picture's alt.
+STEADY = r"""async () => {
+  const worst = [];
+  for (const box of document.querySelectorAll('.static-scrub')) {
+    const p = document.querySelector('.' + box.dataset.panel);
+    const input = box.querySelector('input[type=range]');
+    const img = p.querySelector('img.fc-picture');
+    const rects = () => [input.getBoundingClientRect(), img ? img.getBoundingClientRect() : null, p.getBoundingClientRect()];
+    const start = +input.value, n = +input.max + 1;
+    const r0 = rects();
+    let d = 0;
+    for (let i = 0; i < n; i++) {
+      input.value = i; input.dispatchEvent(new Event('input'));
+      const r = rects();
+      for (let j = 0; j < 3; j++) {
+        if (!r[j] || !r0[j]) continue;
+        d = Math.max(d, Math.abs(r[j].top - r0[j].top), Math.abs(r[j].left - r0[j].left),
+                     Math.abs(r[j].height - r0[j].height), Math.abs(r[j].width - r0[j].width));
+      }
+    }
+    input.value = start; input.dispatchEvent(new Event('input'));
+    worst.push({panel: box.dataset.panel, knob: box.dataset.knob, moved: Math.round(d), valuetext: input.getAttribute('aria-valuetext'),
+                alt: img ? img.alt : null});
+  }
+  return worst;
+}"""
+
+
 def check_scrub(page, url: str, which: int = 0) -> None:
     """Move a page's static-scrub range with the keyboard, as a reader would: the panel's
     picture and readouts change, and moving back restores the saved picture's readouts."""
     box = page.locator(".static-scrub").nth(which)
     pid = box.get_attribute("data-panel")
     page.wait_for_selector(f".{pid} .fc-readouts", timeout=30_000)
+    page.wait_for_function("pid => { const b = document.querySelector(`.static-scrub[data-panel='${pid}']`);"
+                           " return b && b.dataset.adopted; }", arg=pid, timeout=30_000)
     rng = box.locator("input[type=range]")
     lo, hi, start = (int(rng.get_attribute(a)) for a in ("min", "max", "value"))
     before = panel_view(page, pid)
@@ -194,8 +230,10 @@ def check_scrub(page, url: str, which: int = 0) -> None:
         page.wait_for_function("pid => { const i = document.querySelector('.' + pid + ' img.fc-picture');"
                                " return i.complete && i.naturalWidth > 0; }", arg=pid, timeout=10_000)
     assert box.locator(".static-scrub-value").inner_text().strip() != "", url
-    if before["handle"] is not None:                      # the knob's own slider handle follows
-        assert after["handle"] != before["handle"], f"{url}: the main knob's handle did not move"
+    # the range is the main knob's control: it sits in the knob's place and the knob's own slider is hidden
+    assert page.evaluate("pid => { const p = document.querySelector('.' + pid), k = p.querySelector('.fc-main-knob');"
+                         " return !!p.querySelector('.static-scrub') && (!k || getComputedStyle(k).display === 'none'); }",
+                         pid), f"{url}: the range is not in the main knob's place"
     for _ in range(steps):
         page.keyboard.press("ArrowLeft" if key == "ArrowRight" else "ArrowRight")
     assert panel_view(page, pid)["table"] == before["table"], f"{url}: back at the start, readouts differ"

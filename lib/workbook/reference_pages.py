@@ -39,6 +39,9 @@ STATUS_LABEL = {"confirmed": "✓ confirmed", "erratum": "erratum", "caveat": "c
                 "reconstruction": "reconstruction", "assumed": "assumed"}
 COLUMN = {"confirmed": "confirmed", "erratum": "errata", "caveat": "caveats", "vendor": "vendor notes",
           "reconstruction": "reconstructions", "assumed": "assumed"}
+# the summary's column heads, with soft hyphens where a narrow column may break them (never mid-syllable)
+SHORT_COLUMN = {"confirmed": "con\u00adfirmed", "erratum": "errata", "caveat": "cave\u00adats",
+                "vendor": "ven\u00addor notes", "reconstruction": "recon\u00adstruc\u00adtions", "assumed": "as\u00adsumed"}
 #: The errata page: one section per class, with an honest heading and what the class means.
 SECTIONS = {
     "erratum": ("Errata: the printed number does not follow from the book's own inputs",
@@ -105,7 +108,8 @@ def ledger_pages(pages) -> list:
     exercises (student site; the exercise notebooks are generated from the solutions, so the
     instructor ledger reads the solutions and not both)."""
     kinds = {"chapter"} | ({"solution"} if any(p.kind == "solution" for p in pages) else {"exercise"})
-    return [p for p in pages if p.kind in kinds and p.src is not None]
+    # only pages inside a chapter folder (the topic map, chapters/topic_map, is no chapter)
+    return [p for p in pages if p.kind in kinds and p.src is not None and len(Path(p.doc).parts) >= 3]
 
 
 def chapter_of(page) -> str:
@@ -168,6 +172,33 @@ def cards(rows: list[list[str]], header: list[str], name: str | None = None, cla
     return "\n".join(lines) + "\n"
 
 
+def filter_box(kind: str, chapters: list[str] | None = None, kinds: list[str] | None = None,
+               placeholder: str = "Filter") -> str:
+    """A search box (and selects) that filters the rows of this page's tables (site/_static/workbook.js)."""
+    opts = ""
+    if chapters:
+        opts += ("<label>chapter <select class='ref-filter-chapter'><option value=''>all chapters</option>"
+                 + "".join(f"<option>{html_escape(c)}</option>" for c in chapters) + "</select></label> ")
+    if kinds:
+        opts += ("<label>kind <select class='ref-filter-kind'><option value=''>every kind</option>"
+                 + "".join(f"<option>{html_escape(k)}</option>" for k in kinds) + "</select></label> ")
+    return ("\n```{raw} html\n"
+            f"<form class='ref-filter ref-filter-{kind}' role='search' onsubmit='return false'>"
+            f"<label>search <input type='search' class='ref-filter-text' placeholder='{html_escape(placeholder)}' "
+            f"aria-label='{html_escape(placeholder)}'></label> {opts}"
+            "<output class='ref-filter-count' aria-live='polite'></output></form>\n```\n")
+
+
+def html_escape(t: str) -> str:
+    import html as _h
+    return _h.escape(str(t), quote=True)
+
+
+def slug(text: str) -> str:
+    t = re.sub(r"[^a-z0-9]+", "-", re.sub(r"\(.*?\)", "", text.lower())).strip("-")
+    return t or "term"
+
+
 def ledger_page(pages, book: dict, site: str) -> str:
     titles = book.get("chapter_titles", {})
     data = ledger_data(pages, titles)
@@ -191,18 +222,23 @@ def ledger_page(pages, book: dict, site: str) -> str:
         "so never a confirmation) or **assumed** (an input the text leaves out). The recomputed value "
         "carries one more digit than the book prints. See also {doc}`errata </reference/errata>`.\n",
         "## Counts per chapter\n",
-        cards(summary, ["chapter", "notebooks"] + [COLUMN[k] for k in KINDS] + ["total"], name="ledger-summary",
+        cards(summary, ["chapter", "note\u00adbooks"] + [SHORT_COLUMN[k] for k in KINDS] + ["total"], name="ledger-summary",
               classes="ledger-summary"),
+        "## Every checked number\n",
+        "Pick a chapter or a kind, or type a quantity, a location (Eq. 28.12, Table 2.3) or a value; "
+        "the sections below keep only the rows that match.\n",
+        filter_box("ledger", [titles.get(ch, ch) for ch in data], [STATUS_LABEL[k].replace("✓ ", "") for k in KINDS],
+                   "quantity, location or value"),
     ]
     for ch, items in data.items():
-        out.append(f"## {titles.get(ch, ch)}\n")
+        out.append(f"### {titles.get(ch, ch)}\n")
         rows = []
         for p, entries in items:
             for e in entries:
                 rows.append([doc_link(p), esc(e.where), esc(e.name), esc(e.printed or "—"), esc(e.shown),
                              STATUS_LABEL[e.kind] + (": " + esc(e.detail()) if e.kind != "confirmed" and e.detail() else "")])
         if rows:
-            out.append(cards(rows, ["notebook", "book location", "quantity", "book prints", "recomputed",
+            out.append(cards(rows, ["notebook", "book location", "quantity", "book prints", "re\u00adcom\u00adputed",
                                     "status"], classes="ledger-detail"))
         else:
             out.append("No checked numbers in this chapter's notebooks yet.\n")
@@ -252,7 +288,7 @@ def errata_page(pages, book: dict, site: str) -> str:
            f"(and {len(catalog_rows)} in the catalog) and {n['reconstruction']} reconstructions.\n"]
     headers = {
         "erratum": ["book location", "quantity", "book prints", "the book's inputs give", "cause", "notebook"],
-        "caveat": ["book location", "quantity", "book prints", "recomputed", "how it misleads", "notebook"],
+        "caveat": ["book location", "quantity", "book prints", "re\u00adcom\u00adputed", "how it misleads", "notebook"],
         "vendor": ["book location", "quantity", "book's figure", "vendor's figure", "source and note", "notebook"],
         "reconstruction": ["book location", "quantity", "book prints", "rebuilt value gives", "what was rebuilt, from what",
                            "notebook"],
@@ -316,19 +352,23 @@ def glossary_page(pages, book: dict, site: str) -> str:
         src = ", ".join(f"{seeds.get(s.split(':')[0], {}).get('text', s.split(':')[0]).split(',')[0]} line {s.split(':')[1]}"
                         for s in term["source"])
         used = ", ".join(doc_link(p) for p in usage[term["en"]]) or "—"
-        rows.append([esc(term["en"]), esc(zh), used, esc(src)])
+        sid = "term-" + slug(term["en"])
+        rows.append([f"<a class='term-anchor' id='{sid}' href='#{sid}'>{html_escape(term['en'])}</a>",
+                     esc(zh), used, esc(src)])
     by_zh = sorted(((z, t["en"]) for t in gloss["term"] for z in t["zh"]), key=lambda x: x[0])
     out = ["# Glossary (English ↔ 中文)\n",
            "The terms a student is likely to search for, in English and as the source texts write them in "
            "Chinese, with the notebooks whose text uses them. Each Chinese term was taken from the line "
            "of the source text named in the last column (a test checks every one against that line). "
            "Use the search box (top left) with either spelling.\n",
-           f"{len(rows)} terms.\n",
+           f"{len(rows)} terms. Each term has its own address (click it to copy the link); the box "
+           "below keeps only the terms that match what you type, in English or in Chinese.\n",
+           filter_box("glossary", placeholder="a term, in English or 中文"),
            "## English → 中文\n",
-           list_table(rows, ["English", "中文", "used in", "source text"], name="glossary-table",
-                      widths=[20, 14, 46, 20]),
+           cards(rows, ["English", "中文", "used in", "source text"], name="glossary-table", classes="glossary"),
            "## 中文 → English\n",
-           list_table([[esc(z), esc(en)] for z, en in by_zh], ["中文", "English"], name="glossary-zh")]
+           cards([[esc(z), f"<a href='#term-{slug(en)}'>{html_escape(en)}</a>"] for z, en in by_zh], ["中文", "English"],
+                 name="glossary-zh", classes="glossary-zh")]
     return "\n".join(out)
 
 
@@ -346,17 +386,25 @@ def notation_page(pages, book: dict, site: str) -> str:
            "The symbols of MLSysBook Vol. 2 (its notation conventions and Ch. 1), generated from the "
            "library's symbol table (`fleetcalc.core.notation`), with the unit each carries, the parameter name "
            "the calculators use, and the line of the source text that defines it. Chapter 28 uses a few "
-           "of the same letters for other things; the clashes are listed at the end.\n"]
+           "of the same letters for other things; the clashes are listed at the end.\n",
+           filter_box("notation", placeholder="a symbol's meaning, unit or name")]
+    seen: set = set()
     for group, caption in notation.GROUPS.items():
         syms = notation.by_group().get(group, [])
         if not syms:
             continue
         out.append(f"## {esc(caption)}\n")
-        rows = [[sym(s.latex), esc(s.meaning), esc(s.unit or "—"), esc(s.chinese or ""),
-                 f"`{s.lib_name}`" if s.lib_name and "`" not in s.lib_name else esc(s.lib_name),
-                 str(s.source_line), esc(s.note)] for s in syms]
-        out.append(list_table(rows, ["symbol", "meaning", "unit", "中文", "fleetcalc", "line", "note"],
-                              widths=[12, 26, 10, 10, 12, 6, 24]))
+        rows = []
+        for s in syms:
+            sid = "sym-" + slug(s.lib_name or s.meaning)
+            while sid in seen:
+                sid += "-2"
+            seen.add(sid)
+            rows.append([f"<a class='term-anchor' id='{sid}' href='#{sid}' aria-label='link to this symbol'>#</a> " + sym(s.latex),
+                         esc(s.meaning), esc(s.unit or "—"), esc(s.chinese or ""),
+                         f"`{s.lib_name}`" if s.lib_name and "`" not in s.lib_name else esc(s.lib_name),
+                         str(s.source_line), esc(s.note)])
+        out.append(cards(rows, ["symbol", "meaning", "unit", "中文", "fleetcalc", "line", "note"], classes="notation"))
     if getattr(notation, "LIB_ONLY", None):
         out.append("## Symbols the library adds\n")
         out.append(list_table([[sym(s.latex), esc(s.meaning), esc(s.unit or "—"),

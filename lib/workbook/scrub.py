@@ -30,11 +30,19 @@ CACHE = ROOT / "_build" / ".cache" / "scrub"
 FRAMES = 21          # positions along a slider (the starting value is added when it falls between)
 MAX_OPTIONS = 24     # a dropdown shows each option up to this many
 FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
+# Phones: a second frame set drawn for a narrow column (3.9 in at 90 dpi = 351 px, about the text
+# column of a 390 px screen), so chart text is not shrunk to 5-6 px there; several axes stack.
+NARROW_WIDTH_IN = 3.7     # 333 px at 90 dpi: shown at its own size in a 390 px screen's column
+NARROW_MIN_PT = 8.1       # no text below 8.1 pt there: 8.1 pt at 90 dpi = 10.1 px
+DPI = 90
 
 
 def _lib_hash() -> str:
+    """The calculators and panel code the frames are drawn with (lib/fleetcalc), the harness that
+    runs the notebooks and this file; the rest of the site tooling does not change a frame."""
     h = hashlib.sha1()
-    for p in sorted((ROOT / "lib").rglob("*")):
+    files = list((ROOT / "lib" / "fleetcalc").rglob("*")) + [ROOT / "lib" / "workbook" / "panel_harness.py"]
+    for p in sorted(files):
         if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith((".pyc", ".egg-info")) \
                 and ".egg-info" not in str(p):
             h.update(p.relative_to(ROOT).as_posix().encode())
@@ -66,8 +74,15 @@ def positions(widget) -> list:
     import ipywidgets as w
 
     start = widget.value
-    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
+    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select, w.SelectionSlider)):
         vals = list(widget._options_values)
+        if isinstance(widget, w.SelectionSlider) and len(vals) > FRAMES and all(
+                isinstance(v, (int, float)) and v > 0 for v in vals):
+            # a log-spaced slider over whole numbers (fleetcalc's WholeLogSlider): frames evenly in log
+            lo, hi = math.log(vals[0]), math.log(vals[-1])
+            picks = {min(vals, key=lambda v: abs(math.log(v) - (lo + (hi - lo) * k / (FRAMES - 1))))
+                     for k in range(FRAMES)}
+            return sorted(picks | {start})
         if len(vals) > MAX_OPTIONS:
             idx = sorted({round(k * (len(vals) - 1) / (MAX_OPTIONS - 1)) for k in range(MAX_OPTIONS)})
             keep = [vals[i] for i in idx]
@@ -114,7 +129,7 @@ def readout(widget, value) -> str:
     """The value as the slider's own readout prints it."""
     import ipywidgets as w
 
-    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select)):
+    if isinstance(widget, (w.Dropdown, w.ToggleButtons, w.RadioButtons, w.Select, w.SelectionSlider)):
         opts = widget.options  # a dict, (label, value) pairs, or plain values labelled by str()
         pairs = (list(opts.items()) if isinstance(opts, dict) else
                  [o if isinstance(o, tuple) and len(o) == 2 else (str(o), o) for o in opts])
@@ -136,6 +151,25 @@ def _encode(png: bytes) -> bytes:
     buf = io.BytesIO()
     im.save(buf, format="WEBP", lossless=True, quality=20, method=1)   # ~5 KB, ~5 ms a frame
     return buf.getvalue()
+
+
+def _min_font(p, pt: float) -> bool:
+    """Raise every text of the panel's figure below ``pt`` points to ``pt`` (the narrow frames);
+    True when one changed (the picture must then be drawn again)."""
+    from matplotlib.text import Text
+
+    fig = getattr(p, "figure", None)
+    changed = False
+    for t in fig.findobj(Text) if fig is not None else []:
+        if t.get_fontsize() < pt:
+            t.set_fontsize(pt)
+            changed = True
+    if changed:
+        try:
+            fig.tight_layout()      # the larger text keeps inside the picture
+        except Exception:  # noqa: BLE001 - a layout the engine cannot solve keeps the old one
+            pass
+    return changed
 
 
 def render_notebook(md: Path, force: bool = False) -> dict:
@@ -172,9 +206,33 @@ def render_notebook(md: Path, force: bool = False) -> dict:
             frames.append({"value": readout(ctl, v), "pos": handle_position(ctl, v), "img": img,
                            "table": p.table.value, "message": p.message.value})
         ctl.value = start_value
+        font_pt = p.min_font_pt() if hasattr(p, "min_font_pt") else None
+        wide_px = p.figure.bbox.width if getattr(p, "figure", None) is not None else None
+        narrow = {}
+        if getattr(p, "plot_fn", None) is not None and getattr(p, "drawing", False) and hasattr(p, "resize_figure"):
+            w0, h0 = p._figsize
+            n_axes = getattr(p, "_n_axes", 1)
+            size = (NARROW_WIDTH_IN, h0 * (0.75 * n_axes if n_axes > 1 else 1.0))
+            p.resize_figure(size, stacked=n_axes > 1)
+            _min_font(p, NARROW_MIN_PT)
+            pts = []      # the smallest text of each narrow frame, as drawn
+            for k, v in enumerate(vals):
+                ctl.value = v
+                if _min_font(p, NARROW_MIN_PT) or (k == 0 and v == start_value):
+                    p.redraw()
+                pts.append(p.min_font_pt() or NARROW_MIN_PT)
+                png = bytes(p.image.value or b"")
+                if png:
+                    data = _encode(png)
+                    img = hashlib.sha1(data).hexdigest()[:12] + "." + FORMAT
+                    (tmp / img).write_bytes(data)
+                    frames[k]["img_narrow"] = img
+            ctl.value = start_value
+            narrow = {"font_pt_narrow": min(pts) if pts else None, "px_narrow": p.figure.bbox.width}
+            p.resize_figure((w0, h0), stacked=False)
         start = vals.index(start_value)
         panels.append({"cell": rec.cell, "n": rec.n, "title": rec.title, "knob": name, "label": label,
-                       "start": start, "frames": frames})
+                       "start": start, "frames": frames, "font_pt": font_pt, "px": wide_px, "dpi": DPI, **narrow})
     man = {"notebook": md.relative_to(ROOT).as_posix(), "panels": panels,
            "failures": [str(f) for f in res.failures], "seconds": round(time.perf_counter() - t0, 2)}
     (tmp / "manifest.json").write_text(json.dumps(man, ensure_ascii=False, indent=1), encoding="utf-8")

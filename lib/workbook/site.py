@@ -261,11 +261,14 @@ def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
         f"<div class='static-scrub-note'>Only <b>{label}</b> moves on this page (pictures drawn when "
         "the site was built, the other inputs at the book's values); the other inputs need a running "
         "kernel: launch this notebook live (buttons at the top of the page).</div>")
-    return (f"<div class='static-scrub' data-panel='{pid}' data-knob='{html.escape(spec['knob'])}'>"
+    fonts = "".join(f" data-{k.replace('_', '-')}='{spec[k]}'" for k in ("font_pt", "px", "font_pt_narrow", "px_narrow", "dpi")
+                    if spec.get(k) is not None)
+    return (f"<div class='static-scrub' data-panel='{pid}' data-knob='{html.escape(spec['knob'])}'{fonts}>"
             f"<label class='static-scrub-row'><span class='static-scrub-label'>Move <b>{label}</b> here "
             "<span class='static-scrub-hint'>(no kernel needed)</span></span>"
             f"<input type='range' min='0' max='{n - 1}' step='1' value='{spec['start']}' "
-            f"aria-label='{label}: step through pictures drawn at build time'>"
+            f"aria-label='{label} (pictures drawn at build time)' "
+            f"aria-valuetext='{html.escape(frames[spec['start']].get('say', ''), quote=True)}'>"
             f"<output class='static-scrub-value'>{html.escape(frames[spec['start']]['value'])}</output></label>"
             f"{note}<script type='application/json' class='static-scrub-frames'>{data}</script></div>")
 
@@ -344,12 +347,123 @@ def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
             if st.get("description") == spec["label"] and "value" in st and m.get("model_name") != "HTMLModel":
                 _add_class(m, "fc-main-knob")
         has_note = "fc-static-only" in parts["head"]["state"].get("value", "")
-        frames = [{"value": f["value"], "pos": f.get("pos"), "img": (scrub["url"] + f["img"]) if f["img"] else None,
-                   "table": f["table"], "message": f["message"]} for f in spec["frames"]]
+        title = spec["title"]
+        frames = []
+        for f in spec["frames"]:
+            say = knob_says(spec["label"], f["value"])
+            fr = {"value": f["value"], "pos": f.get("pos"), "img": (scrub["url"] + f["img"]) if f["img"] else None,
+                  "table": f["table"], "message": f["message"], "say": say,
+                  "alt": f"Plot of the panel {title}, drawn with {say} (the other inputs at their starting values)"}
+            if f.get("img_narrow"):
+                fr["img_narrow"] = scrub["url"] + f["img_narrow"]
+            frames.append(fr)
         outputs.insert(at + 1, {"output_type": "display_data", "metadata": {"tags": [SCRUB_TAG]},
                                 "data": {"text/html": _scrub_html(pid, spec, frames, has_note)}})
         done += 1
     return done
+
+
+def knob_says(label: str, value: str) -> str:
+    """What a screen reader hears for a knob's value: ``"HBM β_mem [TB/s]", "2.000"`` ->
+    ``"HBM β_mem = 2.000 TB/s"`` (the unit the label names in brackets goes after the value)."""
+    m = re.match(r"^(.*?)\s*\[([^\]]+)\]\s*$", label)
+    name, unit = (m.group(1), m.group(2)) if m else (label, "")
+    return f"{name} = {value}" + (f" {unit}" if unit else "")
+
+
+KNOB_MODELS = ("IntSliderModel", "FloatSliderModel", "FloatLogSliderModel", "SelectionSliderModel",
+               "DropdownModel", "IntRangeSliderModel", "FloatRangeSliderModel", "ToggleButtonsModel",
+               "RadioButtonsModel", "CheckboxModel", "ButtonModel", "BoundedIntTextModel", "BoundedFloatTextModel")
+NEEDS_KERNEL = "Needs a running kernel: this page cannot recompute. Open the notebook live (launch buttons at the top, or make lab)."
+
+
+def disable_knobs(nb: dict) -> int:
+    """Save every control of every widget on a static page disabled, with the reason as its
+    tooltip: without a kernel nothing recomputes, so no control may look live. (A scrubbed
+    panel's main knob gives way to its scrub range, which workbook.js puts in its place.)"""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    n = 0
+    for m in state.values():
+        if m.get("model_name") in KNOB_MODELS:
+            st = m.setdefault("state", {})
+            st["disabled"] = True
+            st["tooltip"] = NEEDS_KERNEL
+            _add_class(m, "fc-needs-kernel")
+            n += 1
+    return n
+
+
+_DIAGRAM_DOCS: dict | None = None
+
+
+def _diagram_docs() -> dict:
+    """name -> first paragraph of the docstring, for the drawing functions of fleetcalc.ui
+    (diagrams and plots): what a picture drawn by ``name(...)`` shows."""
+    global _DIAGRAM_DOCS
+    if _DIAGRAM_DOCS is None:
+        import importlib
+        import inspect
+        import pkgutil
+
+        docs = {}
+        for pkg_name in ("fleetcalc.ui.diagrams", "fleetcalc.ui.plots"):
+            try:
+                pkg = importlib.import_module(pkg_name)
+            except Exception:  # noqa: BLE001 - alt text falls back to the page's own words
+                continue
+            for mod in pkgutil.iter_modules(pkg.__path__):
+                try:
+                    m = importlib.import_module(f"{pkg_name}.{mod.name}")
+                except Exception:  # noqa: BLE001
+                    continue
+                for name, fn in vars(m).items():
+                    if inspect.isfunction(fn) and fn.__doc__ and not name.startswith("_"):
+                        first = re.split(r"\n\s*\n", inspect.cleandoc(fn.__doc__))[0]
+                        docs.setdefault(name, re.sub(r"\s+", " ", first.replace("``", "").replace("`", "")).strip())
+        _DIAGRAM_DOCS = docs
+    return _DIAGRAM_DOCS
+
+
+def _plain(md: str) -> str:
+    t = re.sub(r"\$+([^$]*)\$+", r"\1", md)
+    t = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", t)
+    t = re.sub(r"[`*_#>{}]", "", t)
+    t = re.sub(r"\\[a-zA-Z]+", "", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def image_alt(cells: list, i: int) -> str:
+    """Alt text for the picture a code cell draws: what the drawing function says it shows (its
+    docstring), else the sentence of the text beside it that speaks of the picture."""
+    src = _src(cells[i])
+    docs = _diagram_docs()
+    calls = [n for n in re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", src) if n in docs]
+    what = docs[calls[-1]] if calls else ""
+    near = ""
+    for j in (i + 1, i - 1):
+        if 0 <= j < len(cells) and cells[j]["cell_type"] == "markdown":
+            sentences = re.split(r"(?<=[.!?])\s+", _plain(_src(cells[j])))
+            hit = [x for x in sentences if re.search(r"\b(picture|drawing|diagram|figure|drawn|plot|below|above)\b", x, re.I)]
+            if hit:
+                near = hit[0]
+                break
+    alt = " ".join(x for x in (what, near) if x) or "A diagram drawn by the workbook's library for this section."
+    return ("Diagram: " + alt)[:600]
+
+
+def add_image_alt(nb: dict) -> int:
+    """Give every picture a code cell draws an alt text (myst-nb reads ``mystnb.image.alt``);
+    without one the site would read out the image's file path."""
+    cells = nb["cells"]
+    n = 0
+    for i, c in enumerate(cells):
+        if c["cell_type"] != "code":
+            continue
+        if any("image/png" in o.get("data", {}) or "image/svg+xml" in o.get("data", {}) for o in c.get("outputs", [])):
+            md = c.setdefault("metadata", {}).setdefault("mystnb", {})
+            md.setdefault("image", {}).setdefault("alt", image_alt(cells, i))
+            n += 1
+    return n
 
 
 def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
@@ -420,11 +534,13 @@ def launch_bar(book: dict, page: Page) -> str:
     parts = []
     if links["lite"]:
         parts.append(f"<a class='launch-button launch-lite' href='{html.escape(links['lite'])}' "
-                     "title='Python in this browser (JupyterLite): nothing to install'>"
+                     "target='_blank' rel='noopener' "
+                     "title='Python in this browser (JupyterLite; opens in a new tab; needs the network once)'>"
                      "&#9654; JupyterLite</a>")
     if links["binder"]:
         parts.append(f"<a class='launch-button launch-binder' href='{html.escape(links['binder'])}' "
-                     "title='A JupyterLab on mybinder.org, built from environment.yml'>&#9654; Binder</a>")
+                     "target='_blank' rel='noopener' "
+                     "title='A JupyterLab on mybinder.org, built from environment.yml (opens in a new tab)'>&#9654; Binder</a>")
     return ("<div class='launch-buttons'><span class='launch-label'>Run this notebook live:</span> "
             + " ".join(parts) + " <span class='launch-local'>or <code>make lab</code> on your "
             "computer</span></div>\n")
@@ -472,13 +588,157 @@ def drop_ledger_records(nb: dict) -> None:
             o.get("data", {}).pop(LEDGER_MIME, None)
 
 
+# ----------------------------------------------------------------------------- pages that lead somewhere
+
+_NB_PATH = re.compile(r"`((?:chapters|exercises|solutions|instructor)/[A-Za-z0-9_./-]+?\.(?:ipynb|md))`")
+_NB_LINK = re.compile(r"\]\(((?:\.\./)*(?:chapters|exercises|solutions)/[A-Za-z0-9_/.-]+?\.(?:ipynb|md))(?:#[^)]*)?\)")
+
+
+def _rel(from_doc: str, to_doc: str, ext: str = ".ipynb") -> str:
+    return os.path.relpath(to_doc + ext, os.path.dirname(from_doc) or ".").replace(os.sep, "/")
+
+
+@dataclass
+class SiteLinks:
+    """What the site knows about its pages to link them: doc -> (title, ext), the chapter name
+    of each folder, and which sections each exercise set practises (read from the exercise
+    notebooks' own references to chapter notebooks)."""
+    pages: dict
+    names: dict
+    practises: dict          # exercise doc -> [chapter section doc, ...]
+    practised_by: dict       # chapter section doc -> [exercise doc, ...]
+    site: str = "student"
+
+    def target(self, rel_path: str) -> str | None:
+        doc = rel_path.rsplit(".", 1)[0]
+        if self.site == "student" and doc.startswith("solutions/"):
+            doc = "exercises/" + doc[len("solutions/"):]
+        return doc if doc in self.pages else None
+
+
+def page_title(pg: Page) -> str:
+    from workbook.reference_pages import notebook_title
+
+    if pg.src is None:
+        m = re.search(r"^#\s+(.+?)\s*$", pg.text, re.M)
+        return m.group(1) if m else pg.doc
+    return notebook_title(pg.src)
+
+
+def site_links(pages: list[Page], book: dict, site: str) -> SiteLinks:
+    titles = {pg.doc: (page_title(pg), pg.ext) for pg in pages if pg.kind != "generated"}
+    names = dict(book.get("chapter_titles", {}))
+    practises, by = {}, {}
+    numbered = {}
+    for pg in pages:
+        if pg.kind == "chapter" and pg.doc in titles:
+            m = re.match(r"(\d+\.\d+[a-z]?)\s", titles[pg.doc][0])
+            if m:
+                numbered.setdefault(m.group(1), pg.doc)
+    for pg in pages:
+        if pg.kind not in ("exercise", "solution") or pg.src is None:
+            continue
+        from workbook.reference_pages import markdown_text
+
+        text = markdown_text(pg.src)
+        refs = []
+        for m in re.finditer(r"(?:`|\]\()((?:\.\./)*chapters/[A-Za-z0-9_/.-]+?\.(?:ipynb|md))", text):
+            path = m.group(1)
+            if path.startswith("."):
+                path = os.path.normpath(os.path.join(os.path.dirname(pg.doc), path)).replace(os.sep, "/")
+            doc = path.rsplit(".", 1)[0]
+            if doc in titles and not doc.endswith(("00_intro", "99_summary")) and doc not in refs:
+                refs.append(doc)
+        for m in re.finditer(r"§\s?(\d+\.\d+[a-z]?)", titles.get(pg.doc, ("",))[0] + "\n" + text):
+            doc = numbered.get(m.group(1))
+            if doc and doc not in refs:
+                refs.append(doc)
+        practises[pg.doc] = refs
+        if pg.kind == "exercise":
+            for d in refs:
+                by.setdefault(d, [])
+                if pg.doc not in by[d]:
+                    by[d].append(pg.doc)
+    return SiteLinks(titles, names, practises, by, site)
+
+
+def _link_text(title: str) -> str:
+    return title.replace("[", "(").replace("]", ")").replace("`", "'")
+
+
+def link_paths(text: str, doc: str, links: SiteLinks | None) -> str:
+    """A notebook path written as code (`chapters/ch28/28_5_collectives.ipynb`) becomes a link to
+    that page, named by its title (the path stays in the link's tooltip)."""
+    if links is None:
+        return text
+
+    def fix(m):
+        target = links.target(m.group(1))
+        if target is None:
+            return m.group(0)
+        title, ext = links.pages[target]
+        return f"[{_link_text(title)}]({_rel(doc, target, ext)})"
+    return _NB_PATH.sub(fix, text)
+
+
+def retitle(cells: list, title: str) -> None:
+    """Give the page's first heading this title (one name per chapter; unique page titles)."""
+    for c in cells:
+        if c["cell_type"] == "markdown":
+            src = _src(c)
+            if re.search(r"^#\s+.+$", src, re.M):
+                c["source"] = re.sub(r"^#\s+.+$", lambda m: "# " + title, src, count=1, flags=re.M)
+            return
+
+
+def practice_cell(page: Page, links: SiteLinks) -> dict | None:
+    """Chapter sections: the exercise sets that practise them. Exercise sets: their sections."""
+    if page.kind == "chapter":
+        ex = links.practised_by.get(page.doc, [])
+        if not ex:
+            return None
+        items = "".join(f"* [{_link_text(links.pages[e][0])}]({_rel(page.doc, e, links.pages[e][1])})\n" for e in ex)
+        return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]},
+                "source": f"```{{admonition}} Practise this section\n:class: tip\n\n{items}```\n"}
+    secs = links.practises.get(page.doc, [])
+    if not secs:
+        return None
+    items = ", ".join(f"[{_link_text(links.pages[d][0])}]({_rel(page.doc, d, links.pages[d][1])})" for d in secs)
+    return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]},
+            "source": f"**Sections this practises:** {items}.\n"}
+
+
 def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = None,
-                       launch: str = "") -> dict:
+                       launch: str = "", links: SiteLinks | None = None) -> dict:
     nb = copy.deepcopy(nb)
     cells = nb["cells"]
+    if links is not None:
+        folder = Path(page.doc).parent.name
+        if page.kind == "chapter" and Path(page.doc).name == "00_intro" and folder in links.names:
+            retitle(cells, links.names[folder])
+        elif page.kind == "solution":
+            t = links.pages.get(page.doc, ("",))[0]
+            if t and not t.lower().startswith("solution"):
+                retitle(cells, "Solution: " + t)
+        for c in cells:
+            if c["cell_type"] == "markdown":
+                c["source"] = link_paths(_src(c), page.doc, links)
+        extra = practice_cell(page, links)
+        if extra is not None:
+            if any("id" in c for c in cells):
+                extra["id"] = "site-practice"
+            if page.kind == "chapter":
+                # before the section's closing material when there is a takeaways heading, else at the end
+                at = next((i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+                           and re.search(r"^#+\s*(What to take away|Takeaways)", _src(c), re.M | re.I)), len(cells))
+                cells.insert(at, extra)
+            else:
+                cells.insert(1 if cells and cells[0]["cell_type"] == "markdown" else 0, extra)
     drop_ledger_records(nb)
     mark_panels(nb)
     scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
+    disable_knobs(nb)
+    add_image_alt(nb)
     if site == "student":
         for c in cells:
             if c["cell_type"] == "markdown":
@@ -503,8 +763,18 @@ def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = Non
     return nb
 
 
-def transform_markdown(text: str, page: Page, site: str) -> str:
+def transform_markdown(text: str, page: Page, site: str, links: SiteLinks | None = None) -> str:
+    text = link_paths(text, page.doc, links)
     return _rewrite_solution_links(text) if site == "student" else text
+
+
+def landing_text(text: str, site: str) -> str:
+    """The landing page for one edition: blocks between ``<!-- instructor-only -->`` and
+    ``<!-- /instructor-only -->`` (maintainer commands) are left out of the student edition,
+    and ``<!-- student-only -->`` blocks out of the instructor edition."""
+    drop = "instructor-only" if site == "student" else "student-only"
+    text = re.sub(rf"<!-- {drop} -->.*?<!-- /{drop} -->\n?", "", text, flags=re.S)
+    return re.sub(r"<!-- /?(?:instructor|student)-only -->\n?", "", text)
 
 
 # ----------------------------------------------------------------------------- staging
@@ -633,6 +903,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
         # (a panel whose frames do not match its saved output gets none: see add_scrubs); the
         # nbval run of that notebook and tests/test_site.py report the failure itself
         print("site: WARNING: some notebook cells failed while drawing frames (see above)", file=sys.stderr)
+    links = site_links(pages, book, site)
     for pg in pages:
         rel = pg.doc + pg.ext
         if pg.kind == "stub":
@@ -650,16 +921,16 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
                          "url": "../" * pg.doc.count("/") + f"_static/scrub/{key}/"}
                 for f in sorted(cdir.glob("*." + scrub_mod.FORMAT)):
                     st.copy(f, f"_static/scrub/{key}/{f.name}")
-            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site, scrub, launch_bar(book, pg))))
+            st.write(rel, _ipynb_text(transform_notebook(nb, pg, site, scrub, launch_bar(book, pg), links)))
         else:
-            st.write(rel, transform_markdown(pg.src.read_text(encoding="utf-8"), pg, site))
+            st.write(rel, transform_markdown(pg.src.read_text(encoding="utf-8"), pg, site, links))
     # assets next to the notebooks (figures, data files)
     for folder in sorted({pg.src.parent for pg in pages if pg.src is not None}):
         for f in sorted(folder.rglob("*")):
             if f.is_file() and f.suffix.lower() in ASSET_EXT and ".ipynb_checkpoints" not in f.parts:
                 st.copy(f, f.relative_to(ROOT).as_posix())
     # landing page and static files
-    st.write("index.md", (ROOT / book["landing"]).read_text(encoding="utf-8"))
+    st.write("index.md", landing_text((ROOT / book["landing"]).read_text(encoding="utf-8"), site))
     static = ROOT / "site" / "_static"
     if static.is_dir():
         for f in sorted(static.rglob("*")):
@@ -804,6 +1075,80 @@ def build_wheel(dest: Path) -> Path:
     return next(dest.glob("fleetcalc-*.whl"))
 
 
+LITE_NOTICE_MARK = "workbook-lite-notice"
+# The JupyterLite pages cannot run Python until Pyodide has been fetched (from its CDN, once), and
+# they cannot start at all from file://. Without this notice a notebook opens and nothing runs, in
+# silence (a run stays at [*], the kernel reads "Unknown"). The notice says what is missing, in words.
+LITE_NOTICE = r"""<script id="workbook-lite-notice">
+(function () {
+  var LAB = "make lab";
+  function show(title, body) {
+    function put() {
+      if (document.getElementById("wb-lite-msg")) { return; }
+      var d = document.createElement("div");
+      d.id = "wb-lite-msg"; d.setAttribute("role", "alert");
+      d.style.cssText = "position:fixed;left:0;right:0;top:0;z-index:100000;padding:14px 18px;" +
+        "background:#fff4e5;color:#3d2a00;border-bottom:3px solid #e89217;font:15px/1.45 system-ui,sans-serif";
+      d.innerHTML = "<strong>" + title + "</strong><br>" + body +
+        " <button type='button' style='margin-left:1em' onclick='this.parentNode.remove()'>dismiss</button>";
+      document.body.appendChild(d);
+    }
+    if (document.body) { put(); } else { document.addEventListener("DOMContentLoaded", put); }
+  }
+  if (location.protocol === "file:") {
+    show("JupyterLite must be served over http.",
+      "Opened from a file, this page stays blank: browsers do not run its workers from file://. " +
+      "Run <code>make serve</code> in the workbook and open http://127.0.0.1:8000/lite/ , or work the " +
+      "notebooks on your computer with <code>" + LAB + "</code>.");
+    return;
+  }
+  var url = "PYODIDE_URL";
+  var done = false;
+  function offline() {
+    if (done) { return; } done = true;
+    show("Python cannot start here: Pyodide could not be downloaded.",
+      "JupyterLite runs Python in your browser with Pyodide, which it fetches from " + url.split("/").slice(0, 3).join("/") +
+      " the first time; this computer cannot reach it (offline, or blocked). Notebooks open, but no cell will run " +
+      "and the panels show as text. To run the notebooks and move every slider without the internet, clone the " +
+      "workbook and run <code>" + LAB + "</code> (JupyterLab on your computer).");
+  }
+  var timer = setTimeout(offline, 15000);
+  fetch(url, { method: "HEAD", mode: "no-cors", cache: "no-store" })
+    .then(function () { done = true; clearTimeout(timer); })
+    .catch(function () { clearTimeout(timer); offline(); });
+})();
+</script>"""
+
+
+def lite_pyodide_url(out: Path) -> str:
+    """Where the built JupyterLite's kernel loads Pyodide from (its config, else the extension's default)."""
+    for cfg in (out / "jupyter-lite.json", out / "lab" / "jupyter-lite.json"):
+        if cfg.is_file():
+            m = re.search(r'"pyodideUrl"\s*:\s*"([^"]+)"', cfg.read_text(encoding="utf-8"))
+            if m:
+                return m.group(1)
+    for js in sorted((out / "extensions").rglob("*.js")) if (out / "extensions").is_dir() else []:
+        m = re.search(r"https://cdn\.jsdelivr\.net/pyodide/[^\"'`]+?pyodide\.mjs", js.read_text(encoding="utf-8", errors="replace"))
+        if m:
+            return m.group(0)
+    return "https://cdn.jsdelivr.net/pyodide/"
+
+
+def add_lite_notice(out: Path) -> int:
+    """Put the offline / file:// notice into every page of the JupyterLite build."""
+    script = LITE_NOTICE.replace("PYODIDE_URL", lite_pyodide_url(out))
+    n = 0
+    for page in sorted(out.glob("*/index.html")) + [out / "index.html"]:
+        if not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r'<script id="workbook-lite-notice">.*?</script>', "", text, flags=re.S)
+        text = text.replace("<head>", "<head>" + script, 1) if "<head>" in text else script + text
+        page.write_text(text, encoding="utf-8")
+        n += 1
+    return n
+
+
 def lite() -> int:
     book = load_book()
     spec = book.get("lite", {})
@@ -837,7 +1182,8 @@ def lite() -> int:
     if res.returncode:
         print(res.stdout[-4000:], res.stderr[-4000:], file=sys.stderr)
         return res.returncode
-    print(f"site: JupyterLite -> _build/lite/index.html ({time.time() - t0:.1f} s); "
+    n = add_lite_notice(out)
+    print(f"site: JupyterLite -> _build/lite/index.html ({time.time() - t0:.1f} s, offline notice in {n} pages); "
           f"wheel {wheel.name}. Note: pyodide itself loads from its CDN at run time.")
     return 0
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 import ipywidgets as widgets
+import traitlets
 
 from fleetcalc.core.units import Quantity, as_quantity, fmt
 from fleetcalc.core.validate import InputError
@@ -204,6 +205,37 @@ def _log_grid(value, lo, hi, step):
     return e - below * step, e + above * step
 
 
+def _whole(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def whole_log_options(value: int, lo: int, hi: int, step: float = 0.01) -> list[int]:
+    """The whole numbers a whole-number log knob offers: lo, hi and the starting value exactly, and
+    between them 10^(k step) rounded to whole numbers (each once), so the readout is the whole
+    number the panel computes with and the ends are the stated ends (a FloatLogSlider read 1.413
+    for a batch of 1 and topped out at 1023 for 1024)."""
+    import math as _m
+
+    a, b = _m.log10(lo), _m.log10(hi)
+    n = max(1, round((b - a) / step))
+    vals = {int(round(10 ** (a + (b - a) * k / n))) for k in range(n + 1)}
+    vals |= {lo, hi, value}
+    return sorted(v for v in vals if lo <= v <= hi)
+
+
+class WholeLogSlider(widgets.SelectionSlider):
+    """A log-spaced slider over whole numbers (see :func:`whole_log_options`). A number set from
+    code (a test, a benchmark sweep) snaps to the nearest option in log space."""
+
+    @traitlets.validate("value")
+    def _validate_value(self, proposal):
+        v = proposal.value
+        opts = self._options_values
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and v not in opts and v > 0:
+            v = min(opts, key=lambda o: abs(math.log(o) - math.log(v)))
+        return super()._validate_value(traitlets.Bunch(value=v, owner=self, trait=proposal.trait))
+
+
 def _widget_for(name: str, k: Knob):
     desc = k.label or name
     if k.unit and k.options is None:
@@ -212,6 +244,9 @@ def _widget_for(name: str, k: Knob):
     layout = widgets.Layout(width="420px", max_width="100%")
     if k.options is not None:
         return widgets.Dropdown(options=k.options, value=k.value, description=desc, style=style, layout=layout)
+    if k.log and all(_whole(x) for x in (k.value, k.min, k.max)):
+        return WholeLogSlider(options=whole_log_options(k.value, k.min, k.max, k.step), value=k.value,
+                              description=desc, style=style, layout=layout)
     if k.log:
         lo, hi = _log_grid(k.value, k.min, k.max, k.step)
         return widgets.FloatLogSlider(value=k.value, base=10, min=lo, max=hi,
@@ -420,7 +455,8 @@ class Panel(widgets.VBox):
             # tight_layout runs once, after the first draw, and the layout is kept after that
             self._fig = Figure(figsize=self._figsize, dpi=90)
             self._canvas = FigureCanvasAgg(self._fig)
-            axs = self._fig.subplots(1, self._n_axes)
+            stacked = getattr(self, "_stacked", False)
+            axs = self._fig.subplots(self._n_axes, 1) if stacked else self._fig.subplots(1, self._n_axes)
             self._axes = axs if self._n_axes == 1 else tuple(axs)
             self._updater = self.plot_fn(self._axes, inputs, results)
             self._fig.tight_layout()
@@ -493,6 +529,24 @@ class Panel(widgets.VBox):
             self._draw(self.inputs(), self.results)
             return
         self._render(full=full or self._background is None)
+
+    def resize_figure(self, figsize, stacked: bool = False):
+        """Draw the plot at another size from now on (``stacked``: several axes one above the
+        other instead of side by side); the static site's narrow frames for phones use it."""
+        self._figsize = tuple(figsize)
+        self._stacked = bool(stacked)
+        self.reset_figure()
+        self.redraw()
+
+    def min_font_pt(self) -> float | None:
+        """The smallest font size (points) of the visible text in the current figure."""
+        if self._fig is None:
+            return None
+        from matplotlib.text import Text
+
+        sizes = [t.get_fontsize() for t in self._fig.findobj(Text)
+                 if t.get_visible() and t.get_text().strip() and t.figure is not None]
+        return min(sizes) if sizes else None
 
     def reset_figure(self):
         """Drop the figure (and its memory); the next update or :meth:`redraw` builds a new one."""
