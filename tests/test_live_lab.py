@@ -217,9 +217,9 @@ def _expected_rows(B: int) -> list[tuple[str, str]]:
     ]
 
 
-# B is a log slider (0.01 decade per arrow press) whose value the panel rounds to a whole batch:
-# 30 presses from 1 reach 10**0.30 = 1.995, which the panel reads as B = 2
-PRESSES_TO_B2 = 30
+# B is a whole-number log slider: its options are the distinct whole numbers of a 0.01-decade grid
+# from 1 to 1024 (1, 2, 3, ..., 978, 1001, 1024), so one arrow press from B = 1 reaches B = 2
+PRESSES_TO_B2 = 1
 
 
 def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
@@ -240,7 +240,7 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     assert dict(start)["ridge I* (Eq. 28.3)"] == "50 FLOP/B"
     slider = out.locator(".widget-slider").first
     expect(slider).to_contain_text("batch B")
-    expect(slider.locator(".widget-readout")).to_have_text("1.000")
+    expect(slider.locator(".widget-readout")).to_have_text("1")
     image_before = out.locator("img").first.get_attribute("src")
     out.scroll_into_view_if_needed()
     _shot(page, "live_lab_roofline_B1")
@@ -248,7 +248,7 @@ def test_roofline_panel_recomputes_when_the_batch_slider_moves(page):
     slider.locator(".noUi-handle").focus()
     for _ in range(PRESSES_TO_B2):
         page.keyboard.press("ArrowRight")
-    expect(slider.locator(".widget-readout")).to_have_text("1.995")
+    expect(slider.locator(".widget-readout")).to_have_text("2")
     want = _expected_rows(2)
     expect(table).to_contain_text(want[1][1])               # waits for the kernel's answer
     assert _table_rows(table) == want
@@ -358,7 +358,7 @@ def test_lecture_mode_panel_moves_on_a_slide(page):
     slider.locator(".noUi-handle").focus()
     for _ in range(PRESSES_TO_B2):
         page.keyboard.press("ArrowRight")
-    expect(slider.locator(".widget-readout")).to_have_text("1.995")
+    expect(slider.locator(".widget-readout")).to_have_text("2")
     expect(table).to_contain_text(_expected_rows(2)[1][1])          # the kernel answered
     assert _table_rows(table) == _expected_rows(2)
     expect(out.locator("img").first).not_to_have_attribute("src", image_before)

@@ -427,7 +427,10 @@ def test_formula_sheet_prints_on_two_sides_of_a4(browser, server, chapter):
         page.emulate_media(media="print")
         pdf = page.pdf(format="A4")
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
-        assert 1 <= pages <= 2, f"formulas-{chapter} prints on {pages} pages of A4"
+        # one sheet printed on both sides; Vol. 2 Ch. 2, which now derives the most equations (14
+        # notebooks), is allowed two sheets
+        most = 4 if chapter == "v2_ch2" else 2
+        assert 1 <= pages <= most, f"formulas-{chapter} prints on {pages} pages of A4"
     finally:
         page.close()
 

@@ -353,7 +353,7 @@ def glossary_page(pages, book: dict, site: str) -> str:
                         for s in term["source"])
         used = ", ".join(doc_link(p) for p in usage[term["en"]]) or "—"
         sid = "term-" + slug(term["en"])
-        rows.append([f"<a class='term-anchor' id='{sid}' href='#{sid}'>{html_escape(term['en'])}</a>",
+        rows.append([f"<a class='term-anchor' id=\"{sid}\" href='#{sid}'>{html_escape(term['en'])}</a>",
                      esc(zh), used, esc(src)])
     by_zh = sorted(((z, t["en"]) for t in gloss["term"] for z in t["zh"]), key=lambda x: x[0])
     out = ["# Glossary (English ↔ 中文)\n",
@@ -400,7 +400,7 @@ def notation_page(pages, book: dict, site: str) -> str:
             while sid in seen:
                 sid += "-2"
             seen.add(sid)
-            rows.append([f"<a class='term-anchor' id='{sid}' href='#{sid}' aria-label='link to this symbol'>#</a> " + sym(s.latex),
+            rows.append([f"<a class='term-anchor' id=\"{sid}\" href='#{sid}' aria-label='link to this symbol'>#</a> " + sym(s.latex),
                          esc(s.meaning), esc(s.unit or "—"), esc(s.chinese or ""),
                          f"`{s.lib_name}`" if s.lib_name and "`" not in s.lib_name else esc(s.lib_name),
                          str(s.source_line), esc(s.note)])
