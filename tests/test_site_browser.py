@@ -324,9 +324,14 @@ def test_jupyterlite_button_opens_that_notebook(built_sites, lite_site, server, 
     """Clicking a page's JupyterLite button opens the `make lite` build served beside the site with
     that very notebook in a tab (offline: the Pyodide kernel itself would come from its CDN, so
     no cell runs here; the notebook, its install cell and its cells are what is checked)."""
-    page, errors, external = visit(browser, f"{server}student/chapters/ch28/28_3_roofline.html")
+    site_page, errors, external = visit(browser, f"{server}student/chapters/ch28/28_3_roofline.html")
+    page = site_page
     try:
-        page.locator("a.launch-lite").first.click()
+        # the launch button opens a new tab (the reader keeps the page they came from)
+        assert site_page.locator("a.launch-lite").first.get_attribute("target") == "_blank"
+        with site_page.context.expect_page(timeout=60_000) as opened:
+            site_page.locator("a.launch-lite").first.click()
+        page = opened.value
         page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=90_000)
         tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").first
         assert tab.inner_text().strip() == "28_3_roofline.ipynb"
@@ -339,7 +344,9 @@ def test_jupyterlite_button_opens_that_notebook(built_sites, lite_site, server, 
         expect(cells.nth(0)).to_contain_text("%pip install", timeout=60_000)              # the Lite install cell
         expect(cells.nth(1)).to_contain_text("28.3 The roofline model", timeout=60_000)  # then the notebook itself
     finally:
-        page.close()
+        if page is not site_page:
+            page.close()
+        site_page.close()
 
 
 def check_links(site: str, rel: str, hrefs: list[str], server: str) -> list[str]:
