@@ -11,6 +11,7 @@ import ast
 import re
 import subprocess
 import sys
+import tempfile
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -77,8 +78,9 @@ def _run_clean(code: str, extras: tuple[str, ...] = ()) -> subprocess.CompletedP
         reqs += PYPROJECT["optional-dependencies"][extra]
     blocked = _blocked_modules(_closure(reqs) | {"pip", "setuptools"})
     prelude = BLOCKER.format(blocked=blocked)
-    env = {"PYTHONPATH": str(ROOT / "lib"), "PATH": "", "HOME": str(ROOT), "MPLBACKEND": "Agg"}
-    return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd=ROOT, env=env)
+    with tempfile.TemporaryDirectory() as home:   # caches (pint's, matplotlib's) go there, not into the checkout
+        env = {"PYTHONPATH": str(ROOT / "lib"), "PATH": "", "HOME": home, "MPLBACKEND": "Agg"}
+        return subprocess.run([sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd=ROOT, env=env)
 
 
 def test_base_install_runs_a_notebook_cell():
