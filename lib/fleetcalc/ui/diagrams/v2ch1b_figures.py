@@ -27,18 +27,12 @@ from fleetcalc.core.validate import count, magnitude
 from fleetcalc.physics import (capacity, collectives, facility, inference, loggp, memory, parallel_scaling,
                                scaling_laws)
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+from fleetcalc.ui.diagrams.fleet import _sci   # one formatter for 10^k labels
 
 __all__ = ["fleet_stack_explained", "stack_numbers", "ai_triad_explained", "triad_numbers",
            "fleet_step_bars", "loggp_timeline", "overhead_tokens"]
 
 
-def _sci(x: float) -> str:
-    """10^k or m×10^k with Unicode superscripts."""
-    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-    k = int(np.floor(np.log10(x)))
-    m = x / 10 ** k
-    head = "" if np.isclose(m, 1) else f"{fmt(m, sig=2)}×"
-    return f"{head}10{str(k).translate(sup)}"
 
 
 def _pct(x: float) -> str:
