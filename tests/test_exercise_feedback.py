@@ -20,6 +20,13 @@ from fleetcalc.ui import exercises as fx
 KEY = answer_key.all_exercises()
 
 
+@pytest.fixture(autouse=True)
+def _own_registry(monkeypatch):
+    """A notebook another test ran in this process may have left cards, passes and openers behind."""
+    for name in ("_CARDS", "_PASSED", "_PANELS", "_ON_PASS"):
+        monkeypatch.setattr(fx, name, {})
+
+
 def _card(ex_id, salt="t"):
     ns = {"publish": fx.publish, "part": fx.part, "Q_": Q_}
     exec(answer_key.publish_source(KEY[ex_id], salt=salt), ns)
@@ -92,9 +99,6 @@ def test_a_panel_hides_the_graded_readouts_then_opens_by_itself(monkeypatch, cap
 
     shown = []
     monkeypatch.setattr(IPython.display, "display", lambda *objs, **kw: shown.extend(objs))
-    # a notebook another test ran in this process may have left 28.9's opener and passes behind
-    monkeypatch.setattr(fx, "_ON_PASS", {})
-    monkeypatch.setattr(fx, "_PASSED", {})
     card = _card("28.9")
     fx.sealed_panel("28.9", binascii.hexlify(zlib.compress(PANEL.encode())).decode())
     fx.answer_first("28.9", prompt="Shorter window?")

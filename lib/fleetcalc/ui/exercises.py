@@ -371,7 +371,7 @@ class Card:
 _CARDS: dict[str, Card] = {}
 _PASSED: dict[str, set] = {}
 _PANELS: dict[str, str] = {}        # panel key -> its sealed source (a student's card cell)
-_ON_PASS: dict[str, list] = {}      # exercise id -> what to do when every part has passed
+_ON_PASS: dict[str, dict] = {}      # exercise id -> {panel key: what to do when every part has passed}
 
 
 def publish(ex_id: str, title: str = "", *, inputs: dict, parts: dict, salt: str = "") -> Card:
@@ -416,7 +416,7 @@ def check(ex_id: str, part: str, answer, inputs: dict | None = None) -> None:
         (done.add if res else done.discard)(part)
         print(res.message)
         if passed(ex_id) and not before:
-            for opener in list(_ON_PASS.get(ex_id, ())):
+            for opener in list(_ON_PASS.get(ex_id, {}).values()):
                 opener()
         return
     res = grade(ex_id, part, answer, inputs=inputs)
@@ -533,7 +533,7 @@ def answer_first(key: str | None, code: str | None = None, prompt: str = "") -> 
     box = widgets.VBox([note, button])
     refresh()
     if ex_id:
-        _ON_PASS.setdefault(ex_id, []).append(on_pass)
+        _ON_PASS.setdefault(ex_id, {})[key] = on_pass     # a re-run panel cell replaces its opener
     if ex_id and passed(ex_id):
         open_panel()
     display(box)
