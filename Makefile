@@ -40,7 +40,7 @@ sandbox:
 	tools/ensure_sandbox.sh
 
 test: $(STAMP) browser sandbox
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --nbval --nbval-current-env tests chapters solutions exercises
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder --nbval --nbval-current-env tests chapters solutions exercises
 
 test-fast: $(STAMP) sandbox
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not slow" tests

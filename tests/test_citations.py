@@ -70,5 +70,5 @@ def test_extract_is_current_when_the_sources_are_here(tmp_path):
         return
     out = tmp_path / "cited.txt"
     rp.cited_lines(SEEDS, out)
-    assert out.read_text(encoding="utf-8") == rp.CITED_LINES.read_text(encoding="utf-8"), (
+    assert out.read_text(encoding="utf-8") == rp.cited_lines_path().read_text(encoding="utf-8"), (
         "tests/data/cited_source_lines.txt is stale: workbook reference-pages cited-lines --seeds <seed folder>")

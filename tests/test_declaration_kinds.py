@@ -1,6 +1,7 @@
 """The declaration's kinds that replaced copy-pasted checks: a whole-number result (``returns=WHOLE``),
-one float-forgiving ceiling (``ceil_count``), and whole-number parameters that take a count in a
-count unit (``our_job.N`` is 1,024 device)."""
+one float-forgiving ceiling (``ceil_count``), whole-number parameters that take a count in a
+count unit (``our_job.N`` is 1,024 device), a list of quantities (``quantities``) and a
+scalar-only argument (``one_value``)."""
 import re
 from pathlib import Path
 
@@ -49,3 +50,24 @@ def test_no_physics_module_copies_the_cast_or_the_ceiling_guard():
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"int\(\w+\) if np\.ndim\(\w+\) == 0 else", text), f"{path.name}: use returns=WHOLE"
         assert not re.search(r"np\.ceil\([^\n]*- *1e-\d+", text), f"{path.name}: use ceil_count"
+        # a scalar-only argument is declared with one_value, not guarded by hand in the kernel
+        assert not re.search(r"if (?:any\()?np\.ndim\([^\n]*\n\s+raise InputError", text), f"{path.name}: use one_value"
+
+
+def test_a_one_value_parameter_refuses_an_array_and_names_it():
+    from fleetcalc.physics import facility, fabric
+
+    assert facility.cooling_regime(Q_(40, "kW")) == "liquid"           # > the book's ~30 kW air limit
+    with pytest.raises(InputError, match=r"power_per_rack must be one value \(cooling_regime.*shape \(2,\)"):
+        facility.cooling_regime(Q_([5, 40], "kW"))
+    assert list(facility.cooling_code(Q_([5, 40], "kW"))) == [0, 2]   # the array form stays open
+    with pytest.raises(InputError, match=r"flows must be one value .*not vectorised"):
+        fabric.ecmp_collision_probability(np.array([8, 16]), 4, 4)
+
+
+def test_a_list_of_quantities_names_the_bad_item():
+    from fleetcalc.physics import pipeline
+
+    assert pipeline.serial_time([Q_(1, "s"), Q_(500, "ms")]).m_as("s") == pytest.approx(1.5)   # 1 s + 0.5 s
+    with pytest.raises(InputError, match=r"stages\[1\]"):
+        pipeline.serial_time([Q_(1, "s"), Q_(-1, "s")])

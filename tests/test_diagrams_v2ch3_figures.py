@@ -51,16 +51,6 @@ def test_alpha_beta_crossover_marks_n_star():
     assert "n* = αβ = 75 kB" in t and "n* = αβ = 62.5 kB" in t
 
 
-def test_rails_traced_one_rail_bold():
-    fig = V.rails_traced(highlight=3)
-    t = texts(fig)
-    assert "8 rails of 128 GPUs" in t and "rail 3 joins GPU 3 of every node" in t   # line 2839
-    bold = [ln for ax in fig.axes for ln in ax.get_lines() if ln.get_linewidth() > 2]
-    assert len(bold) == 4                       # one cable per node shown on the traced rail
-    with pytest.raises(ValueError):
-        V.rails_traced(highlight=8)
-
-
 def test_ecmp_expected_busiest_path():
     t = texts(V.ecmp_flows())
     # hand (exact enumeration over 4^8 placements): E[max load] = 3.538 flows, / 2 fair = 1.77x
@@ -68,7 +58,7 @@ def test_ecmp_expected_busiest_path():
 
 
 @pytest.mark.parametrize("name", ["barrier", "east_west", "tail_at_scale", "link_path",
-                                  "alpha_beta_crossover", "rails_traced", "ecmp_flows"])
+                                  "alpha_beta_crossover", "ecmp_flows"])
 def test_renders(name):
     assert png(getattr(V, name)())[:4] == b"\x89PNG"
 

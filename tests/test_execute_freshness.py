@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import workbook
 from workbook import nb
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,9 +33,9 @@ def repo(tmp_path, monkeypatch):
             f.write(f"{cwd}\n")
         return notebook
 
-    monkeypatch.setattr(nb, "ROOT", tmp_path)
     monkeypatch.setattr(nb, "execute_notebook", stub)
-    return md, log
+    with workbook.using_root(tmp_path):   # every tool works on the temporary checkout
+        yield md, log
 
 
 def _runs(log: Path) -> int:
@@ -45,7 +46,7 @@ def test_a_second_run_skips_the_fresh_notebook(repo, capsys):
     md, log = repo
     assert nb.main(["execute", str(md)]) == 0
     assert _runs(log) == 1
-    assert (nb.ROOT / "_build" / ".cache" / "executed.json").is_file()
+    assert (workbook.repo_root() / "_build" / ".cache" / "executed.json").is_file()
     capsys.readouterr()
     assert nb.main(["execute", str(md)]) == 0
     assert _runs(log) == 1
@@ -59,7 +60,7 @@ def test_a_change_makes_it_run_again(repo, change):
     if change == "source":
         md.write_text(md.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     elif change == "library":
-        (nb.ROOT / "lib" / "fleetcalc" / "units.py").write_text("G = 1.0e9  # same value, new file\n")
+        (workbook.repo_root() / "lib" / "fleetcalc" / "units.py").write_text("G = 1.0e9  # same value, new file\n")
     elif change == "data beside it":
         (md.parent / "measurements.csv").write_text("n,t\n1,2\n")
     else:   # the twin rewritten by someone else (same cells: execute may replace it)
@@ -85,4 +86,4 @@ def test_a_failed_execution_is_not_recorded(repo, monkeypatch):
 
     monkeypatch.setattr(nb, "execute_notebook", broken)
     assert nb.main(["execute", str(md)]) == 1
-    assert not (nb.ROOT / "_build" / ".cache" / "executed.json").exists()
+    assert not (workbook.repo_root() / "_build" / ".cache" / "executed.json").exists()

@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 from workbook import answer_key
-from fleetcalc.ui.exercises import _magnitude_in
+from fleetcalc.ui.exercises import magnitude_in
 from fleetcalc.core.units import Q_
 
 SETS = answer_key.load()
@@ -59,11 +59,11 @@ def graded_values(set_name: str) -> dict[str, set[str]]:
     for ex_id, ex in SETS[set_name].items():
         for part, a in ex.answers.items():
             q = ex.expected(part)
-            values = {_magnitude_in(q, a.unit)}
+            values = {magnitude_in(q, a.unit)}
             unit_q = Q_(1, a.unit or "dimensionless")
             for fam in FAMILIES:
                 if unit_q.dimensionality == Q_(1, fam[0]).dimensionality:
-                    values |= {float(Q_(_magnitude_in(q, a.unit), a.unit).m_as(u)) for u in fam}
+                    values |= {float(Q_(magnitude_in(q, a.unit), a.unit).m_as(u)) for u in fam}
             if not a.unit:
                 values.add(100 * values.copy().pop())           # a share printed as a percentage
             spell = set()

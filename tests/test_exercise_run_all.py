@@ -21,7 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 from workbook import answer_key
-from workbook.nb import BEGIN, END, CHECK_ID
+from workbook.exercise_ids import ids_in_code
+from workbook.nb import BEGIN, END
 
 SETS = answer_key.load()
 
@@ -33,7 +34,7 @@ def regions(set_name: str) -> list[dict]:
     for cell in nb.cells:
         if cell.cell_type != "code" or BEGIN not in cell.source:
             continue
-        ids = CHECK_ID.findall(cell.source)
+        ids = ids_in_code(cell.source, calls=("check",))
         assert ids, f"{set_name}: a solution region without a check call:\n{cell.source}"
         m = re.search(re.escape(BEGIN) + r"\n(.*?)\n[ \t]*" + re.escape(END), cell.source, re.S)
         code = m.group(1)

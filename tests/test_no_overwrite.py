@@ -1,7 +1,7 @@
 """Regenerating never overwrites a student's work (``workbook exercises`` and ``workbook execute``).
 
 Each test builds a small copy of the repository layout in a temporary folder and points
-``workbook.nb.ROOT`` (and the exercises manifest) at it, so the repo's own notebooks are never
+the tools at it (``workbook.using_root``), so the repo's own notebooks are never
 touched. Kernel execution is replaced by a no-op (the refusal logic runs before execution and
 does not depend on outputs), which keeps these tests fast. A student edit, then a regeneration:
 the command must exit non-zero, say how to proceed (rename/move, or --force), and leave the
@@ -17,6 +17,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+import workbook
 from workbook import nb
 
 
@@ -38,12 +39,11 @@ def repo(tmp_path, monkeypatch):
         dest = tmp_path / src.relative_to(ROOT)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(src, dest)
-    monkeypatch.setattr(nb, "ROOT", tmp_path)
-    monkeypatch.setattr(nb, "MANIFEST", tmp_path / "exercises" / ".generated.json")
     monkeypatch.setattr(nb, "execute_notebook", lambda notebook, cwd, timeout=300: notebook)
-    return SimpleNamespace(root=tmp_path, solution=tmp_path / sol.relative_to(ROOT),
-                           chapter=tmp_path / chap.relative_to(ROOT),
-                           exercise=tmp_path / "exercises" / sol.relative_to(ROOT / "solutions"))
+    with workbook.using_root(tmp_path):   # every tool works on the temporary checkout
+        yield SimpleNamespace(root=tmp_path, solution=tmp_path / sol.relative_to(ROOT),
+                              chapter=tmp_path / chap.relative_to(ROOT),
+                              exercise=tmp_path / "exercises" / sol.relative_to(ROOT / "solutions"))
 
 
 def _generate(capsys):
@@ -67,7 +67,7 @@ def test_generation_writes_both_files(repo, capsys):
     rc, err = _generate(capsys)
     assert rc == 0, err
     assert repo.exercise.exists() and repo.exercise.with_suffix(".ipynb").exists()
-    assert nb.MANIFEST.exists()
+    assert nb.manifest_path().exists()
 
 
 def test_edited_exercise_md_is_not_overwritten(repo, capsys):

@@ -43,11 +43,23 @@ KINDS = ("confirmed", "erratum", "caveat", "vendor", "reconstruction", "assumed"
 # ----------------------------------------------------------------------------- shared build
 
 def _locked_run(cmd: list[str], lock_name: str, timeout: int = 900) -> subprocess.CompletedProcess:
+    """Run ``cmd`` under a lock, once per test run: the pytest-xdist workers of one run share the
+    result (the first runs it, the others wait for it and read what it left, in ``<lock>.<run>``)."""
     BUILD.mkdir(exist_ok=True)
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "")
+    done = BUILD / f"{lock_name}.{run}.json" if run else None
     with open(BUILD / lock_name, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+            if done is not None and done.is_file():
+                r = json.loads(done.read_text(encoding="utf-8"))
+                return subprocess.CompletedProcess(cmd, r["rc"], r["out"], r["err"])
+            res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+            if done is not None:
+                for old in BUILD.glob(f"{lock_name}.*.json"):
+                    old.unlink()
+                done.write_text(json.dumps({"rc": res.returncode, "out": res.stdout, "err": res.stderr}), encoding="utf-8")
+            return res
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 

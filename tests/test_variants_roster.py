@@ -12,6 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import workbook
 from workbook import answer_key, grade, variants
 from fleetcalc.core.units import Q_
 
@@ -69,7 +70,7 @@ def test_a_variant_notebook_shows_the_students_numbers_in_question_card_and_pane
     assert card.metadata["jupyter"]["source_hidden"] is True               # the seals stay collapsed
     assert nb.metadata["fleetcalc"]["student"] == "s001" and nb.metadata["fleetcalc"]["seed"] == 7
     # the panel's window knob starts at the exercise's own input (its code reads `window`)
-    sol = (Path(answer_key.ROOT) / "solutions/ch28/ex28_09_10.md").read_text()
+    sol = (workbook.repo_root() / "solutions/ch28/ex28_09_10.md").read_text()
     assert 'knob(window, 10, 900' in sol and 'knob(90,' not in sol
 
 

@@ -14,51 +14,40 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from pathlib import Path
 
-from workbook import ROOT
+from workbook import repo_root
 
 from fleetcalc.ui import exercises as _ex
 from fleetcalc.core.units import Q_, Quantity
 
 KEY_TAG = "answer-key"
-_CELL = re.compile(r"```\{code-cell\}[^\n]*\n((?::[^\n]*\n)*)\n?(.*?)\n```", re.S)
 
 
 def set_name(md: Path) -> str:
     """``solutions/ch28/ex28_09_10.md`` -> ``ch28/ex28_09_10`` (the exercise set's name)."""
     md = Path(md).resolve()
-    return md.relative_to(ROOT / "solutions").with_suffix("").as_posix()
+    return md.relative_to(repo_root() / "solutions").with_suffix("").as_posix()
 
 
 def key_sources(md: Path) -> list[str]:
-    """The sources of the ``answer-key`` cells of a MyST solution notebook."""
-    out = []
-    for m in _CELL.finditer(Path(md).read_text(encoding="utf-8")):
-        if KEY_TAG in m.group(1):
-            out.append(m.group(2))
-    return out
+    """The sources of the ``answer-key`` cells of a MyST solution notebook (read with jupytext,
+    the one MyST reader of the tools)."""
+    import jupytext
+
+    nb = jupytext.read(Path(md), fmt="md:myst")
+    return [c.source for c in nb.cells if c.cell_type == "code" and KEY_TAG in c.metadata.get("tags", [])]
 
 
 def run_key(source: str, name: str) -> dict[str, "_ex.Exercise"]:
     """Run one key cell; returns the exercises it registered, in order."""
-    before = dict(_ex._REGISTRY)
-    for k in list(_ex._REGISTRY):
-        _ex._REGISTRY.pop(k)
     import contextlib
     import io
 
-    try:
-        # quietly: a key cell (and the notebook facade's banner on its first import) prints nothing
-        # on the console of `workbook grade`, `variants` or `exercises`
-        with contextlib.redirect_stdout(io.StringIO()):
-            exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
-        found = dict(_ex._REGISTRY)
-    finally:
-        _ex._REGISTRY.clear()
-        _ex._REGISTRY.update(before)
-        _ex._REGISTRY.update(found if "found" in locals() else {})
+    # quietly: a key cell (and the notebook facade's banner on its first import) prints nothing
+    # on the console of `workbook grade`, `variants` or `exercises`
+    with _ex.collecting() as found, contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(source, f"<answer key {name}>", "exec"), {"__name__": f"answer_key:{name}"})
     return found
 
 
@@ -78,7 +67,7 @@ def load_set(md: Path) -> dict:
 
 
 def solution_sources() -> list[Path]:
-    return [p for p in sorted((ROOT / "solutions").rglob("*.md")) if p.name != "README.md" and "_build" not in p.parts]
+    return [p for p in sorted((repo_root() / "solutions").rglob("*.md")) if p.name != "README.md" and "_build" not in p.parts]
 
 
 def load() -> dict[str, dict]:
@@ -155,11 +144,11 @@ def publish_source(ex, inputs: dict | None = None, salt: str = "") -> str:
     if ex.answers:
         lines.append("        parts={")
         for name, a in ex.answers.items():
-            want = _ex._magnitude_in(ex.expected(name, **inputs), a.unit)
+            want = _ex.magnitude_in(ex.expected(name, **inputs), a.unit)
             digests = _ex.seal(want, a.rel, a.abs, f"{salt}/{ex.id}/{name}")
             book = ""
             if over:
-                b = _ex._magnitude_in(ex.expected(name), a.unit)
+                b = _ex.magnitude_in(ex.expected(name), a.unit)
                 bd = [d for d in _ex.seal(b, a.rel, a.abs, f"{salt}/{ex.id}/{name}") if d not in digests]
                 book = f",\n                 book={bd!r}" if bd else ""
             lines.append(f"            {name!r}: part({a.unit!r}, rel={a.rel!r}, abs={a.abs!r}, "

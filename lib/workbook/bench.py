@@ -47,7 +47,7 @@ import sys
 import time
 from pathlib import Path
 
-from workbook import ROOT
+from workbook import repo_root
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 from workbook import panel_harness
@@ -111,7 +111,7 @@ def bench_import(python: str, repeats: int = 5) -> dict:
     def wall(code):
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        subprocess.run([python, "-c", code], check=True, cwd=ROOT, capture_output=True)
+        subprocess.run([python, "-c", code], check=True, cwd=repo_root(), capture_output=True)
         dt = time.perf_counter() - t0
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.setdefault(code, []).append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
@@ -124,14 +124,14 @@ def bench_import(python: str, repeats: int = 5) -> dict:
     first = statistics.median(wall("from fleetcalc import Q_; Q_(1, 'GB')") for _ in range(repeats))
     # the first cell of a chapter notebook as a kernel runs it: IPython is already loaded, then the
     # cell's imports and the first unit (§28.5's setup cell is the model: facade + plot + diagram)
-    cell = first_code_cell(ROOT / "chapters" / "ch28" / "28_5_collectives.md")
+    cell = first_code_cell(repo_root() / "chapters" / "ch28" / "28_5_collectives.md")
     pre = "import IPython, time, resource; t0 = time.perf_counter(); c0 = time.process_time()\n"
     post = "\nQ_(1, 'GB'); print(time.perf_counter() - t0, time.process_time() - c0)"
-    cells = [subprocess.run([python, "-c", pre + cell + post], check=True, cwd=ROOT, capture_output=True,
+    cells = [subprocess.run([python, "-c", pre + cell + post], check=True, cwd=repo_root(), capture_output=True,
                             text=True, env={**os.environ, "MPLBACKEND": "Agg"}).stdout.split()[-2:]
              for _ in range(repeats)]
     cpu_base = statistics.median(cpu["pass"])
-    r = subprocess.run([python, "-X", "importtime", "-c", "import fleetcalc"], cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run([python, "-X", "importtime", "-c", "import fleetcalc"], cwd=repo_root(), capture_output=True, text=True)
     rows = []
     for line in r.stderr.splitlines():
         m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
@@ -423,7 +423,7 @@ def bench_notebooks(dirs, only: str | None) -> list[tuple[str, float, str]]:
 
     rows = []
     for src in panel_harness.notebook_sources(dirs):
-        rel = src.relative_to(ROOT).as_posix()
+        rel = src.relative_to(repo_root()).as_posix()
         if only and not re.search(only, rel):
             continue
         book = nb.read_md(src)  # in memory: nothing is written
@@ -463,7 +463,7 @@ def bench_grading(n: int, set_name: str = "ch28/ex28_09_10", jobs: int = 2, repe
         nb, _ = grade.read_submission(sorted(subs.glob("*.ipynb"))[1])
         cells = grade.code_cells(nb)
         names = [nm for ex in __import__("workbook.answer_key", fromlist=["x"]).load_set(
-            ROOT / "solutions" / f"{set_name}.md").values() for nm in ex.answers]
+            repo_root() / "solutions" / f"{set_name}.md").values() for nm in ex.answers]
         one = {True: [], False: []}
         for _ in range(repeats):
             for trusted in (True, False):
@@ -491,7 +491,7 @@ def bench_grading(n: int, set_name: str = "ch28/ex28_09_10", jobs: int = 2, repe
 
 def bench_command(cmd: list[str]) -> tuple[float, int, str]:
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    r = subprocess.run(cmd, cwd=repo_root(), capture_output=True, text=True)
     tail = (r.stdout + r.stderr).strip().splitlines()[-1:] or [""]
     return time.perf_counter() - t0, r.returncode, tail[0][:200]
 
@@ -620,7 +620,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="pytest -n for --tests, submissions at once for --grading")
     ap.add_argument("--grading", type=int, default=0, metavar="N",
                     help="grade N sample submissions with isolation and time it (100: the README's figure)")
-    ap.add_argument("--out", default=str(ROOT / "bench" / "results.md"))
+    ap.add_argument("--out", default=str(repo_root() / "bench" / "results.md"))
     argv = sys.argv[1:] if argv is None else argv
     a = ap.parse_args(argv)
     dirs = ("chapters", "solutions") + (("exercises",) if a.with_exercises else ())
@@ -661,11 +661,11 @@ def main(argv=None) -> int:
     meta["load_end"] = loadavg()
     out = Path(a.out)
     write_report(out, argv, meta, imp, panels, failures, cmp_, notebooks, extra, sections)
-    raw = ROOT / "bench" / "out"
+    raw = repo_root() / "bench" / "out"
     raw.mkdir(parents=True, exist_ok=True)
     (raw / "results.json").write_text(json.dumps({"meta": meta, "import": imp, "panels": panels, "compare": cmp_,
                                                    "notebooks": notebooks, "extra": extra}, indent=1, default=str))
-    print(f"wrote {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
+    print(f"wrote {out.relative_to(repo_root()) if out.is_relative_to(repo_root()) else out}")
     return 0
 
 

@@ -53,12 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     if a.command is None:
         _parser().print_help()
         return 2
+    root = workbook.find_root()                     # once per command; every tool reads repo_root()
     if a.root:
         root = Path(a.root).resolve()
         if not workbook.is_workbook(root):
             raise SystemExit(f"workbook: --root {a.root} is not a workbook (no book.yml next to solutions/)")
         os.environ[workbook.ROOT_ENV] = str(root)   # for the processes the tools start
-        workbook.ROOT = root                        # read by each tool module when it is imported
     module_name, front, _ = COMMANDS[a.command]
     try:
         module = importlib.import_module(f"workbook.{module_name}")
@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     saved = sys.argv[0]
     sys.argv[0] = "workbook" if front else f"workbook {a.command}"   # argparse's prog in usage lines
     try:
-        return module.main([*front, *argv[i + 1:]]) or 0
+        with workbook.using_root(root):
+            return module.main([*front, *argv[i + 1:]]) or 0
     finally:
         sys.argv[0] = saved
 

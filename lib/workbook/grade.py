@@ -82,7 +82,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from workbook import ROOT, sandbox
+from workbook import repo_root, sandbox
+from workbook.exercise_ids import ids_in_code
 
 COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 
@@ -124,7 +125,7 @@ def identify_set(nb, sets_by_id: dict[str, str], known_sets: set[str]) -> str | 
     for m in re.finditer(r"generated from `solutions/([^`]+)\.md`", text):
         if m.group(1) in known_sets:
             return m.group(1)
-    ids = re.findall(r"""\b(?:publish|check|exercise)\(\s*["']([^"']+)["']""", text)
+    ids = [i for c in nb.cells if c.get("cell_type") == "code" for i in ids_in_code(_source(c))]
     votes = collections.Counter(sets_by_id[i] for i in ids if i in sets_by_id)
     return votes.most_common(1)[0][0] if votes else None
 
@@ -215,7 +216,7 @@ def _value(v: dict):
 
 def judge_set(exs: dict, values: dict | None, errors: list, inputs_for) -> list[dict]:
     """One row dict per graded part: part, exercise, score, max_score, status, message."""
-    from fleetcalc.ui.exercises import judge, _magnitude_in
+    from fleetcalc.ui.exercises import judge, magnitude_in
 
     rows = []
     err = errors[0] if errors else None
@@ -233,8 +234,8 @@ def judge_set(exs: dict, values: dict | None, errors: list, inputs_for) -> list[
                 rows.append(dict(exercise=ex_id, part=name, score=0, max_score=a.points, status="missing",
                                  message=f"✗ Exercise {ex_id}, {label}: the variable `{name}` is not defined."))
                 continue
-            want = _magnitude_in(ex.expected(name, **inputs), a.unit)
-            book = _magnitude_in(ex.expected(name), a.unit) if inputs else None
+            want = magnitude_in(ex.expected(name, **inputs), a.unit)
+            book = magnitude_in(ex.expected(name), a.unit) if inputs else None
             res = judge(ex_id, label, _value(v), want, a.unit, a.rel, a.abs, a.hint, book=book)
             rows.append(dict(exercise=ex_id, part=name, score=a.points if res else 0, max_score=a.points,
                              status=res.status, message=res.message))
@@ -271,7 +272,7 @@ def _settings(set_name, limit, roster, seed, trusted, memory) -> str:
     """A digest of everything a grade depends on besides the submission (a resumed run must match it)."""
     from workbook import answer_key
 
-    src = ROOT / "solutions" / f"{set_name}.md" if set_name else None
+    src = repo_root() / "solutions" / f"{set_name}.md" if set_name else None
     key = _sha256(src.read_bytes()) if src is not None and src.is_file() else ""
     keyfiles = [Path(answer_key.__file__), Path(__file__), Path(sandbox.__file__)]
     code = _sha256(b"".join(f.read_bytes() for f in keyfiles))
@@ -567,14 +568,15 @@ def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
     fourth unanswered, every fourth with one wrong part, the rest right."""
     import nbformat
 
+    from fleetcalc.ui.exercises import magnitude_in
     from workbook import answer_key
 
-    exs = answer_key.load_set(ROOT / "solutions" / f"{set_name}.md")
+    exs = answer_key.load_set(repo_root() / "solutions" / f"{set_name}.md")
     want = {}
     for ex in exs.values():
         for name, a in ex.answers.items():
-            want[name] = (_magnitude_in_unit(ex.expected(name), a.unit), a.unit)
-    base = nbformat.read(ROOT / "exercises" / f"{set_name}.ipynb", as_version=4)
+            want[name] = (magnitude_in(ex.expected(name), a.unit), a.unit)
+    base = nbformat.read(repo_root() / "exercises" / f"{set_name}.ipynb", as_version=4)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
@@ -599,10 +601,6 @@ def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
         paths.append(path)
     return paths
 
-
-def _magnitude_in_unit(q, unit):
-    from fleetcalc.ui.exercises import _magnitude_in
-    return _magnitude_in(q, unit)
 
 
 def main(argv=None) -> int:

@@ -27,12 +27,18 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jupytext
 import nbformat
 
 from fleetcalc.core.ledger import Record, by_kind, read_ledger
-from workbook import ROOT
+from workbook import repo_root
+from workbook.exercise_ids import ids_in_code, ids_in_headings
+from workbook.nb import saved_panels
 CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "capstone")
-GUIDES = ROOT / "instructor"
+def guides_dir() -> Path:
+    """The instructor guides' folder."""
+    return repo_root() / "instructor"
+
 BLOCKS = ("overview", "errata", "exercises")
 BLOCK_TITLES = {"overview": "Notebooks, checks and panels at a glance",
                 "errata": "Errata to warn students about",
@@ -66,7 +72,7 @@ class Section:
 
     @property
     def rel(self) -> str:
-        return self.path.relative_to(ROOT).as_posix()
+        return self.path.relative_to(repo_root()).as_posix()
 
 
 def finding(record: Record) -> Erratum:
@@ -74,8 +80,6 @@ def finding(record: Record) -> Erratum:
     return Erratum(record.where, f"{record.name} = {record.shown}", record.printed, record.detail())
 
 
-_PANEL_TITLE = re.compile(r"""title\s*=\s*(?:f?"([^"]+)"|f?'([^']+)')""")
-_LABEL = re.compile(r"""label\s*=\s*(?:"([^"]+)"|'([^']+)')""")
 _CITED = re.compile(r"\*\*((?:\d+|[A-Z]+\d*)(?:\.\d+)+|\d+[a-z]\.\d+)\*\*")
 
 
@@ -95,14 +99,9 @@ def read_section(path: Path) -> Section:
     sec.checks, sec.assumed, sec.assumptions = len(found["confirmed"]), len(found["assumed"]), found["assumed"]
     sec.errata, sec.caveats, sec.vendor, sec.rebuilt = ([finding(r) for r in found[k]] for k in
                                                         ("erratum", "caveat", "vendor", "reconstruction"))
+    sec.panels = [(p["title"] or "(untitled panel)", [label for _, label in p["knobs"]]) for _, p in saved_panels(nb)]
     for cell in nb.cells:
-        if cell.cell_type == "code":
-            if re.search(r"(^|\W)panel\(", cell.source):
-                m = _PANEL_TITLE.search(cell.source)
-                title = (m.group(1) or m.group(2)) if m else "(untitled panel)"
-                labels = [a or b for a, b in _LABEL.findall(cell.source)]
-                sec.panels.append((title, labels))
-        elif cell.cell_type == "markdown" and re.search(r"Exercises? for this", cell.source):
+        if cell.cell_type == "markdown" and re.search(r"Exercises? for this", cell.source):
             for ex_id in _CITED.findall(cell.source):
                 if ex_id not in sec.cited:
                     sec.cited.append(ex_id)
@@ -114,13 +113,13 @@ def _order(path: Path):
 
 
 def sections(chapter: str) -> list[Section]:
-    folder = ROOT / "chapters" / chapter
+    folder = repo_root() / "chapters" / chapter
     paths = sorted((p for p in folder.glob("*.ipynb")), key=_order)
     return [read_section(p) for p in paths]
 
 
 def chapter_title(chapter: str) -> str:
-    intro = ROOT / "chapters" / chapter / "00_intro.ipynb"
+    intro = repo_root() / "chapters" / chapter / "00_intro.ipynb"
     if intro.exists():
         title = _first_heading(nbformat.read(intro, as_version=4))
         if title:
@@ -191,33 +190,34 @@ def _errata_lines(rows) -> list[str]:
     return lines
 
 
-_TITLES: dict[str, str] = {}  # exercise id -> title from its "## Question <id>: title" heading
 
 
-def _exercise_files(chapter: str) -> dict[str, str]:
-    """exercise id -> student notebook (by its ``## Exercise <id>`` heading or ``check("<id>"``)."""
+def _exercise_files(chapter: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(exercise id -> student notebook, exercise id -> title), by each notebook's
+    ``## Exercise <id>: title`` headings and ``check("<id>", ...)`` calls."""
     found: dict[str, str] = {}
-    folder = ROOT / "exercises" / chapter
+    titles: dict[str, str] = {}
+    folder = repo_root() / "exercises" / chapter
     for md in sorted(folder.glob("*.md")) if folder.exists() else []:
         text = md.read_text(encoding="utf-8")
-        rel = md.relative_to(ROOT).with_suffix(".ipynb").as_posix()
-        heads = re.findall(r"^#{2,3}\s+(?:Exercises?|Questions?)\s+([0-9A-Za-z]+(?:\.[0-9A-Za-z]+)+)[:.]?\s*(.*)$",
-                           text, flags=re.M)
+        rel = md.relative_to(repo_root()).with_suffix(".ipynb").as_posix()
+        heads = ids_in_headings(text)
         for ex_id, title in heads:
-            if title.strip():
-                _TITLES.setdefault(ex_id, title.strip())
+            if title:
+                titles.setdefault(ex_id, title)
         ids = [ex_id for ex_id, _ in heads]
-        ids += re.findall(r"""check\(\s*["']([^"']+)["']""", text)
+        ids += [i for c in jupytext.reads(text, fmt="md:myst").cells if c.cell_type == "code"
+                for i in ids_in_code(c.source, calls=("check",))]
         for ex_id in ids:
             found.setdefault(ex_id, rel)
-    return found
+    return found, titles
 
 
 def _named_in(notebook: str | None, secs: list[Section]) -> list[Section]:
     """Sections whose notebook the exercise notebook names (when the chapter text cites none)."""
     if not notebook:
         return []
-    text = (ROOT / notebook).with_suffix(".md").read_text(encoding="utf-8")
+    text = (repo_root() / notebook).with_suffix(".md").read_text(encoding="utf-8")
     return [s for s in secs if f"{s.path.stem}.ipynb" in text and not s.path.stem.startswith("00_")]
 
 
@@ -233,7 +233,7 @@ def exercises_block(chapter: str, secs: list[Section]) -> str:
     for s in secs:
         for ex_id in s.cited:
             cited.setdefault(ex_id, []).append(s)
-    files = _exercise_files(chapter)
+    files, titles = _exercise_files(chapter)
     ids = sorted(set(bank) | set(cited) | set(files), key=_id_key)
     if not ids:
         return "_No exercises registered or cited for this chapter yet._"
@@ -241,20 +241,20 @@ def exercises_block(chapter: str, secs: list[Section]) -> str:
              "|---|---|---|---|---|---|"]
     for ex_id in ids:
         ex = bank.get(ex_id)
-        title = _md_cell(ex.title if ex else _TITLES.get(ex_id, "(written question)"))
+        title = _md_cell(ex.title if ex else titles.get(ex_id, "(written question)"))
         parts = str(len(ex.answers)) if ex and ex.answers else "written"
         citing = cited.get(ex_id) or _named_in(files.get(ex_id), secs)
         where = "<br>".join(f"`{s.path.stem}`" for s in citing) or "—"
         nb = f"`{files[ex_id]}`" if ex_id in files else "—"
         variants = "yes" if ex and ex.ranges and ex.answers else "—"
         lines.append(f"| **{ex_id}** | {title} | {parts} | {where} | {nb} | {variants} |")
-    folder = ROOT / "exercises" / chapter
+    folder = repo_root() / "exercises" / chapter
     listed = set(files.values())
     others = [md for md in sorted(folder.glob("*.md")) if folder.exists()
-              and md.relative_to(ROOT).with_suffix(".ipynb").as_posix() not in listed]
+              and md.relative_to(repo_root()).with_suffix(".ipynb").as_posix() not in listed]
     for md in others:
         n = len(re.findall(r"^##\s+(?:Q\d|Question|Exercise)", md.read_text(encoding="utf-8"), flags=re.M))
-        rel = md.relative_to(ROOT).with_suffix(".ipynb").as_posix()
+        rel = md.relative_to(repo_root()).with_suffix(".ipynb").as_posix()
         lines += ["", f"Written questions (not numbered in the book): `{rel}` ({n} question(s))."]
     lines += ["", "Seeded variants for homework and exams: `make variants ROSTER=roster.csv SEED=2027` "
               "writes one notebook per student and an answer key to `_build/variants/`; `make grade "
@@ -298,7 +298,7 @@ def render(text: str, blocks: dict[str, str]) -> str:
 
 
 def guide_path(chapter: str) -> Path:
-    return GUIDES / f"{chapter}.md"
+    return guides_dir() / f"{chapter}.md"
 
 
 def refresh(chapter: str, check: bool = False) -> bool:
@@ -323,7 +323,7 @@ def main(argv=None) -> int:
     for chapter in a.chapters or CHAPTERS:
         if refresh(chapter, check=a.check):
             stale.append(chapter)
-            print(("stale: " if a.check else "updated: ") + guide_path(chapter).relative_to(ROOT).as_posix())
+            print(("stale: " if a.check else "updated: ") + guide_path(chapter).relative_to(repo_root()).as_posix())
     if a.check and stale:
         print("run: workbook instructor", file=sys.stderr)
         return 1

@@ -35,10 +35,14 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from workbook import ROOT
+from workbook import repo_root
+from workbook.exercise_ids import ids_in_code
 from workbook.slides import add_slide_metadata
 SOURCE_DIRS = ("chapters", "solutions")
-MANIFEST = ROOT / "exercises" / ".generated.json"
+def manifest_path() -> Path:
+    """What `workbook exercises` wrote last (a student's edits are told apart from it)."""
+    return repo_root() / "exercises" / ".generated.json"
+
 KERNEL = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 
@@ -92,7 +96,7 @@ def build_ipynb(md: Path, force: bool = False) -> Path:
         edited = cell_sources(old) != cell_sources(nb)
         if edited and recorded == sha(text):
             raise Refused(
-                f"{out.relative_to(ROOT)} was edited after it was built (its cells differ from "
+                f"{out.relative_to(repo_root())} was edited after it was built (its cells differ from "
                 f"{md.name}, which has not changed). Copy your work elsewhere or save it into the .md, "
                 f"then rerun; or pass --force to overwrite it."
             )
@@ -108,15 +112,44 @@ def build_ipynb(md: Path, force: bool = False) -> Path:
     return out
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def saved_panels(nb) -> list[tuple[int, dict]]:
+    """(cell index, the panel's data: title, where, main, knobs [[name, label], ...]) of every fleetcalc
+    panel an executed notebook saved, in page order (read from the saved widget state)."""
+    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+    def below(mid, seen):
+        m = state.get(mid)
+        if m is None or mid in seen:
+            return
+        seen.add(mid)
+        data = m.get("state", {}).get("fleetcalc")
+        if data:
+            yield data
+        for ref in m.get("state", {}).get("children", []) or []:
+            yield from below(ref.removeprefix("IPY_MODEL_") if isinstance(ref, str) else ref, seen)
+
+    out = []
+    for i, cell in enumerate(nb.get("cells", [])):
+        for o in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            view = o.get("data", {}).get(WIDGET_VIEW)
+            if view:
+                out += [(i, data) for data in below(view["model_id"], set())]
+    return out
+
+
 def _freshness_path() -> Path:
-    return ROOT / "_build" / ".cache" / "executed.json"
+    return repo_root() / "_build" / ".cache" / "executed.json"
 
 
 def _tree_sha(files) -> str:
     h = hashlib.sha256()
     for f in sorted(files):
         if f.is_file() and "__pycache__" not in f.parts and ".egg-info" not in str(f) and f.suffix != ".pyc":
-            h.update(f.relative_to(ROOT).as_posix().encode() + b"\0" + f.read_bytes())
+            h.update(f.relative_to(repo_root()).as_posix().encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -158,7 +191,7 @@ def _build_one(args):
 def default_sources() -> list[Path]:
     out = []
     for d in SOURCE_DIRS:
-        out += sorted((ROOT / d).rglob("*.md"))
+        out += sorted((repo_root() / d).rglob("*.md"))
     return [p for p in out if p.name != "README.md" and "_build" not in p.parts]
 
 
@@ -167,10 +200,10 @@ def execute(paths: list[str], force: bool, jobs: int, rerun: bool = False) -> in
     ``force``, a source whose twin is fresh (see the module docstring) is skipped."""
     mds = [Path(p) for p in paths] if paths else default_sources()
     mds = [(p.with_suffix(".md") if p.suffix == ".ipynb" else p).resolve() for p in mds]
-    lib_sha = _tree_sha((ROOT / "lib").rglob("*"))
+    lib_sha = _tree_sha((repo_root() / "lib").rglob("*"))
     path = _freshness_path()
     known = json.loads(path.read_text()) if path.exists() else {}
-    key = {m: m.relative_to(ROOT).as_posix() for m in mds}
+    key = {m: m.relative_to(repo_root()).as_posix() for m in mds}
     todo = [m for m in mds if rerun or force or known.get(key[m]) != _record(m, lib_sha)]
     if len(todo) < len(mds):
         print(f"{len(mds) - len(todo)} notebook(s) fresh: source, library and executed twin unchanged "
@@ -179,7 +212,7 @@ def execute(paths: list[str], force: bool, jobs: int, rerun: bool = False) -> in
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         for md, err in pool.map(_build_one, [(str(m), force) for m in todo]):
             md = Path(md)
-            rel = md.relative_to(ROOT)
+            rel = md.relative_to(repo_root())
             if err:
                 failures += 1
                 print(f"FAILED {rel}: {err[:2000]}", file=sys.stderr)
@@ -262,10 +295,6 @@ def _panel_call(source: str):
     return None
 
 
-CHECK_ID = re.compile(r"""\bcheck\(\s*["']([^"']+)["']""")
-EXERCISE_ID = re.compile(r"""\bexercise\(\s*["']([^"']+)["']\s*\)""")
-
-
 def _closed_panel(cell, key: str | None):
     """(the student's panel cell, its sealed source): the panel's code goes to the collapsed card
     cell (``sealed_panel``), the visible cell only names it (``answer_first``)."""
@@ -285,6 +314,26 @@ def _closed_panel(cell, key: str | None):
                    f"answer_first({key!r}, prompt={prompt!r})")
     cell.outputs = []
     return cell, f"sealed_panel({key!r}, (\n{code}))"
+
+
+def _panels_after_their_checks(cells: list, panel_of: dict, checked: dict) -> list:
+    """The cells in order, each exercise's panel moved to just after that exercise's last check
+    cell when it came before it (from what was recorded while the cells were made)."""
+    last = {}
+    for k, c in enumerate(cells):
+        for ex_id in checked.get(id(c), ()):
+            last[ex_id] = k
+    out, waiting = [], {}
+    for k, c in enumerate(cells):
+        ex_id = panel_of.get(id(c))
+        if ex_id is not None and last.get(ex_id, -1) > k:
+            waiting.setdefault(ex_id, []).append(c)
+            continue
+        out.append(c)
+        for e in sorted(checked.get(id(c), ())):
+            if last.get(e) == k:
+                out += waiting.pop(e, [])
+    return out
 
 
 CARD_HEAD = ("# Your exercises' inputs and sealed self-checks (the answers are not here), and the exercises' panels,\n"
@@ -315,6 +364,8 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
     card_cell = None
     panel_count: dict = {}
     sealed_sources: list = []
+    panel_of: dict[int, str] = {}       # id(closed panel cell) -> its exercise
+    checked: dict[int, set] = {}        # id(code cell) -> the exercises it checks
     for cell in ex.cells:
         tags = cell.metadata.get("tags", [])
         if cell.cell_type == "code" and "answer-key" in tags:
@@ -342,9 +393,11 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
                 cells.append(nbformat.v4.new_markdown_cell(rest))
             continue
         if cell.cell_type == "code":
-            ids = CHECK_ID.findall(cell.source) or EXERCISE_ID.findall(cell.source)
+            checks = ids_in_code(cell.source, calls=("check",))
+            ids = checks or ids_in_code(cell.source, calls=("exercise",))
             if ids:
                 current = ids[-1]
+            checked[id(cell)] = set(checks)
             if BEGIN in cell.source:
                 cell.source = strip_solution_code(cell.source, answers)
             if _panel_call(cell.source) is not None:
@@ -352,20 +405,12 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
                 n = panel_count[base] = panel_count.get(base, 0) + 1
                 cell, sealed = _closed_panel(cell, base if n == 1 and base else f"{base}#{n}")
                 sealed_sources.append(sealed)
+                if base:
+                    panel_of[id(cell)] = base
         if cell.cell_type == "markdown" and HEADING.search(cell.source) and not cell.source.startswith("**Your"):
             current = None if re.search(r"^#{1,3} ", cell.source, re.M) else current
         cells.append(cell)
-    # a panel never comes before its exercise's last check cell
-    for i in range(len(cells)):
-        c = cells[i]
-        if c.cell_type == "code" and c.source.startswith("# This exercise's panel"):
-            ex_id = re.search(r"answer_first\('([^'#]+)", c.source)
-            if not ex_id:
-                continue
-            last = max((k for k, d in enumerate(cells) if d.cell_type == "code"
-                        and f'check("{ex_id.group(1)}"' in d.source), default=-1)
-            if last > i:
-                cells.insert(last, cells.pop(i))
+    cells = _panels_after_their_checks(cells, panel_of, checked)
     if card_cell is None and sealed_sources:   # panels without an answer key: a card cell of their own
         card_cell = nbformat.v4.new_code_cell(CARD_HEAD.rstrip(), metadata=copy.deepcopy(CARD_META))
         first_code = next((k for k, c in enumerate(cells) if c.cell_type == "code"), len(cells))
@@ -388,7 +433,7 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
 
 
 def _load_manifest() -> dict:
-    return json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    return json.loads(manifest_path().read_text()) if manifest_path().exists() else {}
 
 
 def _file_sha(path: Path) -> str:
@@ -399,7 +444,7 @@ def _file_sha(path: Path) -> str:
 
 def _untouched(path: Path, manifest: dict, fresh_text: str) -> bool:
     """True if ``path`` is as this tool last wrote it, or as it would write it now."""
-    k = path.relative_to(ROOT).as_posix()
+    k = path.relative_to(repo_root()).as_posix()
     if manifest.get(k) == _file_sha(path):
         return True
     if path.suffix == ".md":
@@ -412,14 +457,14 @@ def _update_manifest(paths: list[Path]) -> None:
     """Record the hashes of freshly written files, under a lock (several runs may overlap)."""
     import fcntl
 
-    MANIFEST.parent.mkdir(parents=True, exist_ok=True)
-    with open(MANIFEST.with_suffix(".lock"), "w") as lock:
+    manifest_path().parent.mkdir(parents=True, exist_ok=True)
+    with open(manifest_path().with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         manifest = _load_manifest()
         for path in paths:
             if path.exists():
-                manifest[path.relative_to(ROOT).as_posix()] = _file_sha(path)
-        MANIFEST.write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+                manifest[path.relative_to(repo_root()).as_posix()] = _file_sha(path)
+        manifest_path().write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
 
 
 def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False, only: list[str] | None = None) -> int:
@@ -431,12 +476,12 @@ def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False, 
     manifest = _load_manifest()
     planned: list[tuple[Path, str]] = []
     problems: list[str] = []
-    sources = [Path(p).resolve() for p in only] if only else sorted((ROOT / "solutions").rglob("*.md"))
+    sources = [Path(p).resolve() for p in only] if only else sorted((repo_root() / "solutions").rglob("*.md"))
     for src in sources:
         if src.name == "README.md":
             continue
-        rel = src.relative_to(ROOT / "solutions")
-        dest = ROOT / "exercises" / rel
+        rel = src.relative_to(repo_root() / "solutions")
+        dest = repo_root() / "exercises" / rel
         ex = to_exercise(read_md(src), f"solutions/{rel.as_posix()}")
         text = jupytext.writes(ex, fmt="md:myst")
         key = (Path("exercises") / rel).as_posix()
@@ -452,7 +497,7 @@ def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False, 
         edited = [path for path in (dest, dest.with_suffix(".ipynb"))
                   if path.exists() and not force and not _untouched(path, manifest, text)]
         for path in edited:
-            k = path.relative_to(ROOT).as_posix()
+            k = path.relative_to(repo_root()).as_posix()
             problems.append(
                 f"{k} has changed since it was generated: it may hold a student's answers, so it was "
                 f"left as it is. Rename or move it (e.g. to {path.stem}.mine{path.suffix}) and rerun, "
@@ -483,21 +528,21 @@ def generate_exercises(check: bool = False, jobs: int = 2, force: bool = False, 
 def pair_problems(dirs=("chapters", "solutions", "exercises")) -> list[str]:
     problems = []
     for d in dirs:
-        for md in sorted((ROOT / d).rglob("*.md")):
+        for md in sorted((repo_root() / d).rglob("*.md")):
             if md.name == "README.md" or "_build" in md.parts:
                 continue
             nbp = md.with_suffix(".ipynb")
-            rel = md.relative_to(ROOT)
+            rel = md.relative_to(repo_root())
             if not nbp.exists():
                 problems.append(f"{rel} has no executed .ipynb twin")
                 continue
             if cell_sources(read_md(md)) != cell_sources(nbformat.read(nbp, as_version=4)):
                 problems.append(f"{rel} and its .ipynb have different cells (run make notebooks)")
-        for nbp in sorted((ROOT / d).rglob("*.ipynb")):
+        for nbp in sorted((repo_root() / d).rglob("*.ipynb")):
             if ".ipynb_checkpoints" in nbp.parts:
                 continue
             if not nbp.with_suffix(".md").exists():
-                problems.append(f"{nbp.relative_to(ROOT)} has no .md source")
+                problems.append(f"{nbp.relative_to(repo_root())} has no .md source")
     return problems
 
 

@@ -28,7 +28,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbook import ROOT
+from workbook import repo_root
 
 NOTEBOOK_DIRS = ("chapters", "solutions", "exercises")
 
@@ -47,14 +47,7 @@ class PanelRecord:
 
     @property
     def title(self) -> str:
-        children = getattr(self.panel, "children", ())
-        head = getattr(children[0], "value", "") if children else ""
-        import re
-
-        m = re.search(r"<b>(.*?)</b>", head)
-        import html
-
-        return html.unescape(m.group(1)) if m else ""
+        return self.panel.title
 
 
 @dataclass
@@ -80,8 +73,9 @@ class NotebookResult:
     stdout: str = ""
 
 
-def notebook_sources(dirs=NOTEBOOK_DIRS, root: Path = ROOT) -> list[Path]:
+def notebook_sources(dirs=NOTEBOOK_DIRS, root: Path | None = None) -> list[Path]:
     """Every notebook source (.md with a jupytext header) under ``dirs``, in site order."""
+    root = root if root is not None else repo_root()
     out: list[Path] = []
     for d in dirs:
         base = root / d
@@ -164,7 +158,7 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
 
     path = Path(path).resolve()
     try:
-        rel = path.relative_to(ROOT).as_posix()
+        rel = path.relative_to(repo_root()).as_posix()
     except ValueError:
         rel = str(path)
     res = NotebookResult(rel)
@@ -198,12 +192,14 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
     return res
 
 
-_CACHE: dict[tuple[str, bool], NotebookResult] = {}
+_CACHE: dict[tuple[str, float, bool], NotebookResult] = {}
 
 
 def collect_cached(path: Path | str, draw: bool = True) -> NotebookResult:
-    """:func:`collect`, once per process per notebook (tests share the panels)."""
-    key = (str(Path(path).resolve()), draw)
+    """:func:`collect`, once per process per notebook version (tests share the panels; an edited
+    source is collected again)."""
+    path = Path(path).resolve()
+    key = (str(path), path.stat().st_mtime, draw)
     if key not in _CACHE:
         _CACHE[key] = collect(path, draw=draw)
     return _CACHE[key]

@@ -32,9 +32,15 @@ from pathlib import Path
 
 from fleetcalc.core import ledger
 from fleetcalc.core.ledger import KINDS, Record, read_ledger
-from workbook import ROOT
-GLOSSARY = ROOT / "site" / "glossary.toml"
-GLOSSARY_LINES = ROOT / "tests" / "data" / "glossary_source_lines.txt"
+from workbook import repo_root
+def glossary_path() -> Path:
+    """The glossary's data."""
+    return repo_root() / "site" / "glossary.toml"
+
+def glossary_lines_path() -> Path:
+    """The glossary's source lines, as the reference pages cite them."""
+    return repo_root() / "tests" / "data" / "glossary_source_lines.txt"
+
 STATUS_LABEL = {"confirmed": "✓ confirmed", "erratum": "erratum", "caveat": "caveat", "vendor": "vendor note",
                 "reconstruction": "reconstruction", "assumed": "assumed"}
 COLUMN = {"confirmed": "confirmed", "erratum": "errata", "caveat": "caveats", "vendor": "vendor notes",
@@ -316,7 +322,8 @@ def errata_page(pages, book: dict, site: str) -> str:
     return "\n".join(out)
 
 
-def load_glossary(path: Path = GLOSSARY) -> dict:
+def load_glossary(path: Path | None = None) -> dict:
+    path = path if path is not None else glossary_path()
     with open(path, "rb") as f:
         return tomllib.load(f)
 
@@ -417,7 +424,7 @@ def notation_page(pages, book: dict, site: str) -> str:
     if getattr(notation, "CLASHES", None):
         out.append("## Clashes: one letter, several meanings\n")
         rows = [[esc(c.symbol), esc("; ".join(c.meanings)), esc(c.resolution),
-                 "yes" if c.stated else "**no**", esc(", ".join(map(str, c.source_lines))), esc(c.note)]
+                 "yes" if c.stated else ("the library's" if c.library else "**no**"), esc(", ".join(map(str, c.source_lines))), esc(c.note)]
                 for c in notation.CLASHES]
         out.append(list_table(rows, ["symbol", "meanings", "resolution", "the book says so", "lines", "note"],
                               name="notation-clashes"))
@@ -516,12 +523,13 @@ def generate(site: str, pages, book: dict) -> dict[str, str]:
 
 # ----------------------------------------------------------------------------- glossary extract
 
-def glossary_lines(seeds: Path, out: Path = GLOSSARY_LINES) -> int:
+def glossary_lines(seeds: Path, out: Path | None = None) -> int:
     """Write the extract of the seed lines the glossary's Chinese terms come from.
 
     One line per (source, term): ``000:172<TAB>term<TAB>excerpt``, the excerpt being the seed
     line cut to at most 60 characters either side of the term (a substring of the line).
     """
+    out = out if out is not None else glossary_lines_path()
     gloss = load_glossary()
     files = {k: v["file"] for k, v in gloss["seeds"].items()}
     texts = {k: (seeds / f).read_text(encoding="utf-8").splitlines() for k, f in files.items()}
@@ -543,7 +551,10 @@ def glossary_lines(seeds: Path, out: Path = GLOSSARY_LINES) -> int:
 
 # ----------------------------------------------------------------------------- citations
 
-CITED_LINES = ROOT / "tests" / "data" / "cited_source_lines.txt"
+def cited_lines_path() -> Path:
+    """The source lines the notebooks cite."""
+    return repo_root() / "tests" / "data" / "cited_source_lines.txt"
+
 SEED_FILES = {"000": "000_fff1170a72f11f87.txt", "001": "001_500bbf168f63cec3.txt"}
 _CITE = re.compile(r"\blines?\s+(\d+)((?:\s*(?:[-–,]|and)\s*\d{2,}(?![\d,]))*)")
 _SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -640,11 +651,12 @@ def cited_checks(pages_paths) -> list[tuple[Path, Record, str, list[int]]]:
 
 
 def notebooks_with_checks() -> list[Path]:
-    return sorted(list((ROOT / "chapters").rglob("*.ipynb")) + list((ROOT / "solutions").rglob("*.ipynb")))
+    return sorted(list((repo_root() / "chapters").rglob("*.ipynb")) + list((repo_root() / "solutions").rglob("*.ipynb")))
 
 
-def load_cited_lines(path: Path = CITED_LINES) -> dict[str, str]:
+def load_cited_lines(path: Path | None = None) -> dict[str, str]:
     """The committed extract: ``"001:1510"`` -> that source line's text."""
+    path = path if path is not None else cited_lines_path()
     out = {}
     if path.exists():
         for row in path.read_text(encoding="utf-8").splitlines():
@@ -654,9 +666,10 @@ def load_cited_lines(path: Path = CITED_LINES) -> dict[str, str]:
     return out
 
 
-def cited_lines(seeds: Path, out: Path = CITED_LINES) -> int:
+def cited_lines(seeds: Path, out: Path | None = None) -> int:
     """Write the extract of every source line a check cites (so the citation test runs without
     the source texts)."""
+    out = out if out is not None else cited_lines_path()
     texts = {k: (seeds / f).read_text(encoding="utf-8").splitlines() for k, f in SEED_FILES.items()}
     keys = sorted({(k, n) for _, _, k, ns in cited_checks(notebooks_with_checks()) for n in ns
                    if 0 < n <= len(texts[k])})
@@ -677,9 +690,9 @@ def main(argv=None) -> int:
     c.add_argument("--seeds", type=Path, required=True)
     a = ap.parse_args(argv)
     if a.cmd == "cited-lines":
-        print(f"wrote {cited_lines(a.seeds)} lines to {CITED_LINES.relative_to(ROOT)}")
+        print(f"wrote {cited_lines(a.seeds)} lines to {cited_lines_path().relative_to(repo_root())}")
     if a.cmd == "glossary-lines":
-        print(f"wrote {glossary_lines(a.seeds)} lines to {GLOSSARY_LINES.relative_to(ROOT)}")
+        print(f"wrote {glossary_lines(a.seeds)} lines to {glossary_lines_path().relative_to(repo_root())}")
     return 0
 
 

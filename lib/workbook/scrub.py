@@ -25,8 +25,11 @@ import sys
 import time
 from pathlib import Path
 
-from workbook import ROOT
-CACHE = ROOT / "_build" / ".cache" / "scrub"
+from workbook import repo_root
+def frames_cache() -> Path:
+    """Where rendered static-panel frames are kept."""
+    return repo_root() / "_build" / ".cache" / "scrub"
+
 FRAMES = 21          # positions along a slider (the starting value is added when it falls between)
 MAX_OPTIONS = 24     # a dropdown shows each option up to this many
 FORMAT = "webp"      # lossless WebP: ~5-7 KB per 576 x 306 panel picture (PNG from the panel: ~20 KB)
@@ -41,11 +44,11 @@ def _lib_hash() -> str:
     """The calculators and panel code the frames are drawn with (lib/fleetcalc), the harness that
     runs the notebooks and this file; the rest of the site tooling does not change a frame."""
     h = hashlib.sha1()
-    files = list((ROOT / "lib" / "fleetcalc").rglob("*")) + [ROOT / "lib" / "workbook" / "panel_harness.py"]
+    files = list((repo_root() / "lib" / "fleetcalc").rglob("*")) + [repo_root() / "lib" / "workbook" / "panel_harness.py"]
     for p in sorted(files):
         if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith((".pyc", ".egg-info")) \
                 and ".egg-info" not in str(p):
-            h.update(p.relative_to(ROOT).as_posix().encode())
+            h.update(p.relative_to(repo_root()).as_posix().encode())
             h.update(p.read_bytes())
     h.update(Path(__file__).read_bytes())
     return h.hexdigest()
@@ -64,7 +67,7 @@ def cache_key(md: Path) -> str:
 
 
 def cache_dir(md: Path) -> Path:
-    return CACHE / cache_key(md)
+    return frames_cache() / cache_key(md)
 
 
 # ----------------------------------------------------------------------------- positions
@@ -233,7 +236,7 @@ def render_notebook(md: Path, force: bool = False) -> dict:
         start = vals.index(start_value)
         panels.append({"cell": rec.cell, "n": rec.n, "title": rec.title, "knob": name, "label": label,
                        "start": start, "frames": frames, "font_pt": font_pt, "px": wide_px, "dpi": DPI, **narrow})
-    man = {"notebook": md.relative_to(ROOT).as_posix(), "panels": panels,
+    man = {"notebook": md.relative_to(repo_root()).as_posix(), "panels": panels,
            "failures": [str(f) for f in res.failures], "seconds": round(time.perf_counter() - t0, 2)}
     (tmp / "manifest.json").write_text(json.dumps(man, ensure_ascii=False, indent=1), encoding="utf-8")
     import shutil
@@ -245,7 +248,7 @@ def render_notebook(md: Path, force: bool = False) -> dict:
 
 def stats() -> dict:
     n_panels = n_frames = n_files = size = 0
-    for man in CACHE.glob("*/manifest.json"):
+    for man in frames_cache().glob("*/manifest.json"):
         m = json.loads(man.read_text(encoding="utf-8"))
         n_panels += len(m["panels"])
         n_frames += sum(len(p["frames"]) for p in m["panels"])
@@ -269,7 +272,7 @@ def main(argv=None) -> int:
     rc = 0
     for p in a.paths:
         try:
-            man = render_notebook((ROOT / p).resolve(), force=a.force)
+            man = render_notebook((repo_root() / p).resolve(), force=a.force)
         except Exception as exc:  # noqa: BLE001 - one broken notebook must not stop the others
             print(f"scrub: {p}: no frames ({type(exc).__name__}: {exc})", file=sys.stderr)
             rc = 1

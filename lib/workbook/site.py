@@ -14,8 +14,8 @@ What `build` does, per site (student, instructor):
      processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
    * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
      that notebook) and Binder (book.yml `launch:`);
-   * saved panels get the class names of fleetcalc.ui.widgets (fc-panel, ...), whose PANEL_CSS is
-     served as _static/fc-panels.css;
+   * saved panels carry the class names fleetcalc.ui.widgets gives them (fc-panel, ...), whose
+     PANEL_CSS is served as _static/fc-panels.css, and their title as data (``Panel.fleetcalc``);
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
 2. writes the generated pages (number ledger, errata, glossary, notation: lib/workbook/reference_pages.py);
@@ -46,24 +46,33 @@ from pathlib import Path
 import yaml
 
 from fleetcalc.core.ledger import MIME as LEDGER_MIME
-from workbook import ROOT, ROOT_ENV
-BUILD = ROOT / "_build"
-STAGE = BUILD / ".stage"
-CACHE = BUILD / ".cache"
+from workbook import ROOT_ENV, repo_root
+from workbook.nb import WIDGET_STATE, WIDGET_VIEW
+def build_dir() -> Path:
+    """Where the sites are built."""
+    return repo_root() / "_build"
+
+def stage_dir() -> Path:
+    """Where each site's sources are staged."""
+    return build_dir() / ".stage"
+
+def cache_dir() -> Path:
+    """The build's caches."""
+    return build_dir() / ".cache"
+
 SITES = ("student", "instructor")
 NOTEBOOK_EXT = (".ipynb", ".md")
 ASSET_EXT = {".png", ".jpg", ".jpeg", ".svg", ".gif", ".csv", ".json", ".toml", ".txt"}
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KERNEL_NOTE_TAG = "site-kernel-note"
 
 
 def _child_env() -> dict:
-    """The environment of a tool process started from here: the same workbook ROOT."""
-    return {**os.environ, ROOT_ENV: str(ROOT)}
+    """The environment of a tool process started from here: the same workbook repo_root()."""
+    return {**os.environ, ROOT_ENV: str(repo_root())}
 
 
 def load_book(path: Path | None = None) -> dict:
-    with open(path or ROOT / "book.yml", encoding="utf-8") as f:
+    with open(path or repo_root() / "book.yml", encoding="utf-8") as f:
         return yaml.safe_load(f)
 
 
@@ -98,7 +107,7 @@ def _kind(rel: str) -> str:
 def _notebooks(pattern: str) -> list[Path]:
     """Files matching ``pattern`` that are pages, one per stem: the executed .ipynb when it exists."""
     by_stem: dict[Path, Path] = {}
-    for name in sorted(glob.glob(str(ROOT / pattern))):
+    for name in sorted(glob.glob(str(repo_root() / pattern))):
         p = Path(name)
         if not p.is_file() or p.suffix not in NOTEBOOK_EXT or p.name.startswith(("_", ".")):
             continue
@@ -114,7 +123,7 @@ def natural_key(path: Path) -> list:
 
 
 def _page(p: Path) -> Page:
-    rel = p.relative_to(ROOT).as_posix()
+    rel = p.relative_to(repo_root()).as_posix()
     return Page(p, rel.rsplit(".", 1)[0], p.suffix, _kind(rel))
 
 
@@ -129,7 +138,7 @@ def _chapter_from_files(files: list[Path], folder: Path, title: str | None) -> l
     if intro:
         return [Chapter(intro[0], intro[1:] + rest)]
     if title:
-        doc = (folder.relative_to(ROOT) / "index").as_posix()
+        doc = (folder.relative_to(repo_root()) / "index").as_posix()
         stub = Page(None, doc, ".md", "stub",
                     text=f"# {title}\n\nThe notebooks of this chapter, in reading order:\n\n"
                          "```{tableofcontents}\n```\n")
@@ -156,10 +165,10 @@ def plan(book: dict, site: str) -> list[Part]:
                     folder = files[0].parent
                     chapters += _chapter_from_files(files, folder, entry.get("title") or titles.get(folder.name))
             elif "group" in entry:
-                folders = [Path(d) for d in glob.glob(str(ROOT / entry["group"])) if Path(d).is_dir()]
+                folders = [Path(d) for d in glob.glob(str(repo_root() / entry["group"])) if Path(d).is_dir()]
                 folders.sort(key=lambda d: (order.index(d.name) if d.name in order else len(order), d.name))
                 for d in folders:
-                    files = _notebooks(str((d / "*").relative_to(ROOT)))
+                    files = _notebooks(str((d / "*").relative_to(repo_root())))
                     if files:
                         title = entry.get("prefix", "") + titles.get(d.name, d.name)
                         chapters += _chapter_from_files(files, d, title)
@@ -214,7 +223,6 @@ def kernel_note_cell(extra: str = "", scrubbed: int = 0) -> dict:
 
 # ----------------------------------------------------------------------------- static scrubbing
 
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 SCRUB_TAG = "static-scrub"
 
 
@@ -247,10 +255,8 @@ def _add_class(model: dict, cls: str) -> None:
 
 
 def _heading_title(state: dict, panel: dict) -> str:
-    kids = panel.get("state", {}).get("children", [])
-    _, head = _model(state, kids[0]) if kids else (None, None)
-    m = re.search(r"<b>(.*?)</b>", (head or {}).get("state", {}).get("value", ""))
-    return html.unescape(m.group(1)) if m else ""
+    """The title a saved panel carries as data (``Panel.fleetcalc``, in its widget state)."""
+    return (panel.get("state", {}).get("fleetcalc") or {}).get("title", "")
 
 
 def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
@@ -273,47 +279,25 @@ def _scrub_html(pid: str, spec: dict, frames: list, has_note: bool) -> str:
             f"{note}<script type='application/json' class='static-scrub-frames'>{data}</script></div>")
 
 
+def _classes(model: dict | None) -> list:
+    return (model or {}).get("state", {}).get("_dom_classes", []) or []
+
+
+PANEL_PARTS = {"head": "fc-heading", "top": "fc-panel-top", "table": "fc-readouts",
+               "message": "fc-message", "image": "fc-picture"}
+
+
 def _panel_parts(state: dict, mid: str) -> dict | None:
-    """The parts of a saved fleetcalc panel (VBox[heading HTML, top Box[knobs, VBox[table, message]],
-    Image?]), or None when the widget is not one."""
+    """The parts of a saved fleetcalc panel, found by the class names the panel gives them
+    (fleetcalc.ui.widgets.Panel); None when the widget is not a panel."""
     panel = state.get(mid)
-    if not panel or panel.get("model_name") != "VBoxModel":
+    if "fc-panel" not in _classes(panel):
         return None
-    kids = panel["state"].get("children", [])
-    if len(kids) < 2:
-        return None
-    _, head = _model(state, kids[0])
-    _, top = _model(state, kids[1])
-    if not head or head.get("model_name") != "HTMLModel" or "<b>" not in head["state"].get("value", ""):
-        return None
-    if not top or top.get("model_name") not in ("BoxModel", "HBoxModel") or len(top["state"].get("children", [])) != 2:
-        return None
-    _, right = _model(state, top["state"]["children"][-1])
-    rk = (right or {}).get("state", {}).get("children", [])
-    if len(rk) != 2:
-        return None
-    image = [_model(state, k)[1] for k in kids[2:] if (_model(state, k)[1] or {}).get("model_name") == "ImageModel"]
-    return {"panel": panel, "head": head, "top": top, "table": _model(state, rk[0])[1],
-            "message": _model(state, rk[1])[1], "image": image[0] if image else None}
-
-
-def mark_panels(nb: dict) -> int:
-    """Give every saved panel the class names of fleetcalc.ui.widgets (notebooks executed before the
-    panel builder set them still get them): fc-panel, fc-panel-top, fc-readouts, fc-message,
-    fc-picture. The site's fc-panels.css lays a panel out by these names."""
-    state = nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
-    n = 0
-    for c in nb.get("cells", []):
-        for o in c.get("outputs", []) if c.get("cell_type") == "code" else []:
-            view = o.get("data", {}).get(WIDGET_VIEW)
-            parts = _panel_parts(state, view["model_id"]) if view else None
-            if parts:
-                for key, cls in (("panel", "fc-panel"), ("top", "fc-panel-top"), ("table", "fc-readouts"),
-                                 ("message", "fc-message"), ("image", "fc-picture")):
-                    if parts[key]:
-                        _add_class(parts[key], cls)
-                n += 1
-    return n
+    below = list(_descendants(state, mid))
+    parts = {"panel": panel}
+    for key, cls in PANEL_PARTS.items():
+        parts[key] = next((m for _, m in below if cls in _classes(m)), None)
+    return parts if parts["head"] and parts["table"] else None
 
 
 def add_scrubs(nb: dict, page: Page, scrub: dict) -> int:
@@ -483,7 +467,7 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
     from workbook import scrub
 
     keep = {scrub.cache_dir(p).name for p in sources}
-    for old in sorted(scrub.CACHE.glob("*")):        # frames of earlier versions of the notebooks
+    for old in sorted(scrub.cache_dir().glob("*")):        # frames of earlier versions of the notebooks
         if old.is_dir() and old.name not in keep and not old.name.endswith(".tmp"):
             shutil.rmtree(old, ignore_errors=True)
     todo = [p for p in sources if not (scrub.cache_dir(p) / "manifest.json").is_file()]
@@ -492,7 +476,7 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
     t0 = time.time()
     chunks = [todo[i::max(1, jobs)] for i in range(max(1, jobs))]
     procs = [subprocess.Popen([sys.executable, "-m", "workbook.scrub", "render",
-                               *[p.relative_to(ROOT).as_posix() for p in c]], cwd=ROOT, env=_child_env(),
+                               *[p.relative_to(repo_root()).as_posix() for p in c]], cwd=repo_root(), env=_child_env(),
                               stderr=subprocess.PIPE, text=True) for c in chunks if c]
     rc = 0
     for p in procs:
@@ -735,7 +719,6 @@ def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = Non
             else:
                 cells.insert(1 if cells and cells[0]["cell_type"] == "markdown" else 0, extra)
     drop_ledger_records(nb)
-    mark_panels(nb)
     scrubbed = add_scrubs(nb, page, scrub) if scrub else 0
     disable_knobs(nb)
     add_image_alt(nb)
@@ -846,17 +829,17 @@ def npm_asset_dir(spec: dict) -> Path:
     """Unpack one npm package (``npm pack``, cached under _build/.cache/) and return its folder."""
     pkg = spec["package"]
     safe = re.sub(r"[^A-Za-z0-9.]+", "-", pkg.lstrip("@"))
-    out = CACHE / safe
+    out = cache_dir() / safe
     if (out / "package" / "package.json").is_file():
         return out / "package"
-    CACHE.mkdir(parents=True, exist_ok=True)
-    tmp = CACHE / (safe + ".tmp")
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    tmp = cache_dir() / (safe + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     npm = shutil.which("npm")
     if not npm:
         raise SystemExit("npm is needed once to fetch the widget/MathJax JavaScript (apt-get install npm)")
-    print(f"site: npm pack {pkg} (cached under {CACHE.relative_to(ROOT)})", flush=True)
+    print(f"site: npm pack {pkg} (cached under {cache_dir().relative_to(repo_root())})", flush=True)
     res = subprocess.run([npm, "pack", pkg, "--silent"], cwd=tmp, capture_output=True, text=True)
     if res.returncode:
         raise SystemExit(f"npm pack {pkg} failed:\n{res.stderr}")
@@ -893,7 +876,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
     from workbook import reference_pages
     from workbook import scrub as scrub_mod
 
-    root = STAGE / site
+    root = stage_dir() / site
     st = Stager(root)
     parts = plan(book, site)
     pages = all_pages(parts)
@@ -928,10 +911,10 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
     for folder in sorted({pg.src.parent for pg in pages if pg.src is not None}):
         for f in sorted(folder.rglob("*")):
             if f.is_file() and f.suffix.lower() in ASSET_EXT and ".ipynb_checkpoints" not in f.parts:
-                st.copy(f, f.relative_to(ROOT).as_posix())
+                st.copy(f, f.relative_to(repo_root()).as_posix())
     # landing page and static files
-    st.write("index.md", landing_text((ROOT / book["landing"]).read_text(encoding="utf-8"), site))
-    static = ROOT / "site" / "_static"
+    st.write("index.md", landing_text((repo_root() / book["landing"]).read_text(encoding="utf-8"), site))
+    static = repo_root() / "site" / "_static"
     if static.is_dir():
         for f in sorted(static.rglob("*")):
             if f.is_file() and "wm" not in f.relative_to(static).parts[:1]:
@@ -940,7 +923,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
 
     st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by lib/workbook/site.py. */\n"
              + PANEL_CSS.lstrip())
-    ext = ROOT / "site" / "_ext"
+    ext = repo_root() / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):
         st.copy(f, "_ext/" + f.name)
     stage_npm_assets(book, st)
@@ -965,10 +948,10 @@ def _sphinx(site: str) -> int:
     after a failed build the next one starts from a fresh environment (marker file .ok)."""
     from jupyter_book.sphinx import build_sphinx
 
-    src = STAGE / site
-    out = BUILD / site
-    doctrees = BUILD / ".doctrees" / site
-    ok = BUILD / ".doctrees" / f"{site}.ok"
+    src = stage_dir() / site
+    out = build_dir() / site
+    doctrees = build_dir() / ".doctrees" / site
+    ok = build_dir() / ".doctrees" / f"{site}.ok"
     fresh = not ok.is_file()
     ok.unlink(missing_ok=True)
     res = build_sphinx(src, out, noconfig=True, path_config=str(src / "_config.yml"),
@@ -980,17 +963,17 @@ def _sphinx(site: str) -> int:
 
 
 def _mark_ok(site: str) -> None:
-    (BUILD / ".doctrees").mkdir(parents=True, exist_ok=True)
-    (BUILD / ".doctrees" / f"{site}.ok").write_text("last build had no warnings\n")
+    (build_dir() / ".doctrees").mkdir(parents=True, exist_ok=True)
+    (build_dir() / ".doctrees" / f"{site}.ok").write_text("last build had no warnings\n")
 
 
 def prune_output(site: str, parts: list[Part]) -> int:
     """Remove pages of documents that left the book (Sphinx never deletes an old page's HTML)."""
-    out = BUILD / site
+    out = build_dir() / site
     docs = {pg.doc for pg in all_pages(parts)} | {"index", "genindex", "search"}
     n = 0
     # frames of earlier builds (another library or notebook version): Sphinx only adds to _static
-    staged = STAGE / site / "_static" / "scrub"
+    staged = stage_dir() / site / "_static" / "scrub"
     for d in sorted((out / "_static" / "scrub").glob("*")):
         if d.is_dir() and not (staged / d.name).is_dir():
             shutil.rmtree(d)
@@ -1024,8 +1007,8 @@ def build(sites: list[str], jobs: int = 2) -> int:
     while pending or procs:
         while pending and len(procs) < max(1, jobs):
             s = pending.pop(0)
-            log = open(BUILD / f"{s}.log", "w")
-            procs[s] = (subprocess.Popen([sys.executable, "-m", "workbook.site", "_sphinx", s], cwd=ROOT, env=_child_env(),
+            log = open(build_dir() / f"{s}.log", "w")
+            procs[s] = (subprocess.Popen([sys.executable, "-m", "workbook.site", "_sphinx", s], cwd=repo_root(), env=_child_env(),
                                          stdout=log, stderr=subprocess.PIPE, text=True), log)
         s = next(iter(procs))
         p, log = procs.pop(s)
@@ -1033,7 +1016,7 @@ def build(sites: list[str], jobs: int = 2) -> int:
         log.close()
         prune_output(s, plans[s])
         warnings = [ln for ln in err.splitlines() if ln.strip()]
-        (BUILD / f"{s}.warnings.txt").write_text("\n".join(warnings) + ("\n" if warnings else ""), encoding="utf-8")
+        (build_dir() / f"{s}.warnings.txt").write_text("\n".join(warnings) + ("\n" if warnings else ""), encoding="utf-8")
         if p.returncode or warnings:
             rc = 1
             print(f"site: {s} FAILED (warnings are errors): {len(warnings)} lines in "
@@ -1058,14 +1041,14 @@ def build_wheel(dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     for old in dest.glob("fleetcalc-*.whl"):
         old.unlink()
-    src = CACHE / "wheel-src"
+    src = cache_dir() / "wheel-src"
     shutil.rmtree(src, ignore_errors=True)
     src.mkdir(parents=True)
     for name in ("pyproject.toml", "README.md", "LICENSE"):
-        if (ROOT / name).is_file():
-            shutil.copy2(ROOT / name, src / name)
+        if (repo_root() / name).is_file():
+            shutil.copy2(repo_root() / name, src / name)
     # the calculators only: the workbook's own tooling (lib/workbook/) has no place in the browser
-    shutil.copytree(ROOT / "lib" / "fleetcalc", src / "lib" / "fleetcalc",
+    shutil.copytree(repo_root() / "lib" / "fleetcalc", src / "lib" / "fleetcalc",
                     ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "*.pyc"))
     res = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                           "-w", str(dest), str(src)], capture_output=True, text=True,
@@ -1153,12 +1136,12 @@ def lite() -> int:
     book = load_book()
     spec = book.get("lite", {})
     t0 = time.time()
-    CACHE.mkdir(parents=True, exist_ok=True)
-    wheel = build_wheel(CACHE / "wheels")
-    content = BUILD / ".stage" / "lite-content"
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    wheel = build_wheel(cache_dir() / "wheels")
+    content = build_dir() / ".stage" / "lite-content"
     st = Stager(content)
     for pattern in spec.get("contents", []):
-        for f in sorted(glob.glob(str(ROOT / pattern))):
+        for f in sorted(glob.glob(str(repo_root() / pattern))):
             p = Path(f)
             nb = json.loads(p.read_text(encoding="utf-8"))
             setup = {"cell_type": "code", "execution_count": None, "metadata": {"tags": ["lite-setup"]},
@@ -1166,19 +1149,19 @@ def lite() -> int:
             if "id" in (nb["cells"][0] if nb["cells"] else {}):
                 setup["id"] = "lite-setup"
             nb["cells"].insert(0, setup)
-            st.write(p.relative_to(ROOT).as_posix(), _ipynb_text(nb))
+            st.write(p.relative_to(repo_root()).as_posix(), _ipynb_text(nb))
     for extra in spec.get("extra_contents", []):
-        p = ROOT / extra
+        p = repo_root() / extra
         if p.is_file():
             st.write(p.name, p.read_bytes())
     st.prune()
-    out = BUILD / "lite"
+    out = build_dir() / "lite"
     jupyter = Path(sys.executable).with_name("jupyter")
     cmd = [str(jupyter), "lite", "build", "--contents", str(content), "--output-dir", str(out),
-           "--piplite-wheels", str(wheel), "--lite-dir", str(BUILD / ".stage" / "lite-dir")]
-    (BUILD / ".stage" / "lite-dir").mkdir(parents=True, exist_ok=True)
-    res = subprocess.run(cmd, cwd=BUILD / ".stage" / "lite-dir", capture_output=True, text=True)
-    (BUILD / "lite.log").write_text(res.stdout + res.stderr, encoding="utf-8")
+           "--piplite-wheels", str(wheel), "--lite-dir", str(build_dir() / ".stage" / "lite-dir")]
+    (build_dir() / ".stage" / "lite-dir").mkdir(parents=True, exist_ok=True)
+    res = subprocess.run(cmd, cwd=build_dir() / ".stage" / "lite-dir", capture_output=True, text=True)
+    (build_dir() / "lite.log").write_text(res.stdout + res.stderr, encoding="utf-8")
     if res.returncode:
         print(res.stdout[-4000:], res.stderr[-4000:], file=sys.stderr)
         return res.returncode

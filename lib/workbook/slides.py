@@ -46,7 +46,7 @@ from pathlib import Path
 
 import nbformat
 
-from workbook import ROOT
+from workbook import repo_root
 DIRS = ("chapters", "solutions")
 NOTES_WORDS = 150
 RISE = {"scroll": True, "enable_chalkboard": True}   # long slides scroll; [ and ] draw on a slide
@@ -133,7 +133,7 @@ def add_slide_metadata(nb):
 def _executed_notebooks() -> list[Path]:
     out: list[Path] = []
     for d in DIRS:
-        out += [p for p in sorted((ROOT / d).rglob("*.ipynb")) if ".ipynb_checkpoints" not in p.parts]
+        out += [p for p in sorted((repo_root() / d).rglob("*.ipynb")) if ".ipynb_checkpoints" not in p.parts]
     return out
 
 
@@ -200,7 +200,7 @@ def _follow_twin(md: Path, before: str, after: str) -> None:
 
 def _sources(paths: list[str]) -> list[Path]:
     out: list[Path] = []
-    for p in map(Path, paths or [ROOT / d for d in DIRS]):
+    for p in map(Path, paths or [repo_root() / d for d in DIRS]):
         p = p if p.is_absolute() else Path.cwd() / p
         if p.is_dir():
             out += [q for q in sorted(p.rglob("*.md")) if q.name != "README.md" and "_build" not in q.parts

@@ -36,7 +36,8 @@ import random
 import sys
 from pathlib import Path
 
-from workbook import ROOT
+from workbook import repo_root
+from workbook.exercise_ids import ids_in_headings
 
 import nbformat  # noqa: E402
 
@@ -132,7 +133,7 @@ def expected_answers(ex, inputs: dict) -> dict[str, float]:
     """Each part's answer for ``inputs``, computed by the lib, as a number in the part's unit."""
     out = {}
     for part, spec in ex.answers.items():
-        out[part] = _ex._magnitude_in(ex.expected(part, **inputs), spec.unit)
+        out[part] = _ex.magnitude_in(ex.expected(part, **inputs), spec.unit)
     return out
 
 
@@ -183,7 +184,12 @@ def _id_key(ex_id: str):
     return tuple(int(p) if p.isdigit() else p for p in ex_id.replace("-", ".").split("."))
 
 
-_CACHE: dict = {}
+_CACHE: dict = {}   # keyed by the exercise's own inputs and ranges too: an edited key misses it
+
+
+def _cache_key(ex, student: str, seed: int, skip: int) -> tuple:
+    ranges = tuple((n, repr(r)) for n, r in sorted(ex.ranges.items()))
+    return (getattr(ex, "set", ""), ex.id, variant_key(ex, ex.inputs), ranges, student, seed, skip)
 
 
 def _draws(ex, student: str, seed: int):
@@ -202,7 +208,7 @@ def student_inputs(ex, student: str, seed: int, skip: int = 0) -> dict:
     """The inputs of ``ex`` that differ for ``student`` (``{}``: the book's inputs): the
     ``skip``-th acceptable draw of the student's own stream (``skip`` > 0 after a collision, see
     :func:`assign`)."""
-    key = (getattr(ex, "set", ""), ex.id, student, seed, skip)
+    key = _cache_key(ex, student, seed, skip)
     if key in _CACHE:
         return dict(_CACHE[key])
     found: dict = {}
@@ -246,7 +252,7 @@ def assign(ex, roster: list[str], seed: int) -> dict[str, tuple[dict, int]]:
                 if vk not in taken:
                     taken.add(vk)
                     got = (inputs, k)
-                    _CACHE[(getattr(ex, "set", ""), ex.id, student, seed, k)] = dict(inputs)
+                    _CACHE[_cache_key(ex, student, seed, k)] = dict(inputs)
                     break
             if got is None:
                 raise TooFewVariants(f"exercise {ex.id}: no variant left for {student} after {len(taken)} students: "
@@ -319,7 +325,7 @@ def student_notebook(set_name: str, student: str, seed: int, draws: dict | None 
 
     from workbook import nb as nbtool
 
-    src = ROOT / "solutions" / f"{set_name}.md"
+    src = repo_root() / "solutions" / f"{set_name}.md"
     exs = answer_key.load_set(src)
     draws = draws or {}
     overrides = {ex_id: student_inputs(ex, student, seed, draws.get(ex_id, 0)) for ex_id, ex in exs.items()}
@@ -332,9 +338,9 @@ def student_notebook(set_name: str, student: str, seed: int, draws: dict | None 
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
-        m = re.search(r"^#+ Exercise ([\w.]+)", cell.source, re.M)
-        if m and m.group(1).rstrip(".:") in exs:
-            current = m.group(1).rstrip(".:")
+        heads = [i for i, _ in ids_in_headings(cell.source)]
+        if heads and heads[0] in exs:
+            current = heads[0]
         elif re.search(r"^#+ ", cell.source, re.M):
             current = None
         if current and overrides.get(current):
@@ -357,12 +363,12 @@ def student_notebook(set_name: str, student: str, seed: int, draws: dict | None 
 
 
 def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
-          out: Path | str = ROOT / "_build" / "variants") -> list[dict]:
+          out: Path | str | None = None) -> list[dict]:
     """Write each student's notebook of each set and the answer key; returns the key's rows."""
-    out = Path(out)
+    out = Path(out) if out is not None else repo_root() / "_build" / "variants"
     known = [answer_key.set_name(p) for p in answer_key.solution_sources()]
     sets = sets or [s for s in known if any(ex.ranges and ex.answers
-                                             for ex in answer_key.load_set(ROOT / "solutions" / f"{s}.md").values())]
+                                             for ex in answer_key.load_set(repo_root() / "solutions" / f"{s}.md").values())]
     unknown = [s for s in sets if s not in known]
     if unknown:
         raise SystemExit(f"variants: unknown exercise set(s) {unknown}; known: {known}")
@@ -372,7 +378,7 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
           "**Instructor only: do not hand this file out.**\n"]
     for s in sets:
         md += [f"\n## {s}\n", "| student | exercise | part | answer | unit | inputs |", "|---|---|---|---|---|---|"]
-        exs_s = answer_key.load_set(ROOT / "solutions" / f"{s}.md")
+        exs_s = answer_key.load_set(repo_root() / "solutions" / f"{s}.md")
         plan = {ex_id: assign(ex, roster, seed) for ex_id, ex in exs_s.items()}
         for student in roster:
             nb, exs, overrides = student_notebook(s, student, seed, {e: plan[e][student][1] for e in plan})
@@ -383,7 +389,7 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
                 inputs = {**ex.inputs, **overrides[ex_id]}
                 shown = "; ".join(f"{n} = {_show(v)}" for n, v in overrides[ex_id].items()) or "the book's"
                 for part, a in ex.answers.items():
-                    value = _ex._magnitude_in(ex.expected(part, **inputs), a.unit)
+                    value = _ex.magnitude_in(ex.expected(part, **inputs), a.unit)
                     rows.append({"student": student, "set": s, "exercise": ex_id, "part": part,
                                  "answer": _num(value), "unit": a.unit, "inputs": shown,
                                  "notebook": path.relative_to(out).as_posix()})
@@ -406,7 +412,7 @@ def main(argv=None) -> int:
     ap.add_argument("--roster", required=True, help="roster CSV (a column id, student_id or student)")
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     ap.add_argument("--set", action="append", default=None, help="exercise set(s) (default: every set with ranges)")
-    ap.add_argument("--out", default=str(ROOT / "_build" / "variants"), help="output folder (default _build/variants)")
+    ap.add_argument("--out", default=str(repo_root() / "_build" / "variants"), help="output folder (default _build/variants)")
     a = ap.parse_args(argv)
     if not Path(a.roster).is_file():
         ap.error(f"--roster {a.roster}: no such file (a CSV with a column id, student_id or student; "

@@ -31,7 +31,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -39,7 +39,7 @@ import numpy as np
 from fleetcalc.core.units import Q_, Quantity
 from fleetcalc.core.validate import CEIL_TOLERANCE, InputError, as_count, ceil_count, magnitude, out
 
-__all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "quantities", "anything", "calculator",
+__all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "quantities", "anything", "one_value", "calculator",
            "is_calculator", "calculators_in", "record_calls", "WHOLE", "ceil_count", "CEIL_TOLERANCE", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
 
 
@@ -51,6 +51,7 @@ class Param:
     "amount" (a huge count such as parameters or tokens: a plain number or a Quantity in
     ``unit``), "whole" (a whole number), "choice" (one of ``choices``) or "any" (passed through:
     an object such as a list of tiers or a callable, checked by the kernel itself).
+    ``scalar`` (set by :func:`one_value`) says why the argument must be one value, not an array.
     """
     kind: str
     unit: str = ""
@@ -60,9 +61,16 @@ class Param:
     le: float | None = None
     choices: tuple = ()
     doc: str = ""
+    scalar: str = ""
 
     def check(self, name: str, value):
         """The value in the declared unit, or InputError naming ``name``."""
+        checked = self._check(name, value)
+        if self.scalar and np.ndim(checked) != 0:
+            raise InputError(f"{name} must be one value ({self.scalar}); got an array of shape {np.shape(checked)}")
+        return checked
+
+    def _check(self, name: str, value):
         if self.kind == "any":
             return value
         if self.kind == "choice":
@@ -180,6 +188,12 @@ def quantities(unit: str, *, gt=None, ge=None, doc: str = "") -> Param:
     """A non-empty list of quantities in ``unit`` (stage times, tier bandwidths), or one Quantity
     array with the items along axis 0; the kernel receives one base-unit array, items along axis 0."""
     return Param("quantities", unit, gt, ge, None, None, doc=doc)
+
+
+def one_value(param: Param, why: str) -> Param:
+    """``param``, taking one value only (an array is refused with ``why``: e.g. "the exact
+    recursion is not vectorised; use resident_block_limits for arrays")."""
+    return replace(param, scalar=why)
 
 
 def anything(doc: str) -> Param:

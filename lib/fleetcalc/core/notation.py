@@ -59,6 +59,7 @@ class Clash:
     source_lines: tuple[int, ...]
     stated: bool         # True: the book flags or resolves it; False: reused without saying so
     note: str = ""
+    library: bool = False  # the library's own clash (no book line writes the letter that way)
 
 
 @dataclass(frozen=True)

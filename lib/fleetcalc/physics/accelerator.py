@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fleetcalc.core.calculator import WHOLE, ceil_count, calculator, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, calculator, num, one_value, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, as_count
 from fleetcalc.physics.roofline import matmul_flops
@@ -83,14 +83,13 @@ class ResidentBlocks:
         return float(self.bound)
 
 
-@calculator(returns=None, **_EQ_28_1,
+@calculator(returns=None, **{k: one_value(p, "it names the binding limit of one kernel; use resident_block_limits "
+                                              "for arrays") for k, p in _EQ_28_1.items()},
             equation=_N_BLOCK)
 def resident_blocks(R_SM, r, t, H_SM, h, T_SM, n_arch) -> ResidentBlocks:
     """n_block <= min(n_arch, floor(R_SM/(r t)), floor(H_SM/h), floor(T_SM/t)), Ch. 28 Eq. 28.1,
     with the binding limit(s) named (scalar inputs)."""
     limits = resident_block_limits.kernel(R_SM, r, t, H_SM, h, T_SM, n_arch)
-    if any(np.ndim(v) for v in limits.values()):
-        raise InputError("resident_blocks takes scalar inputs; use resident_block_limits for arrays")
     bound = min(limits.values())
     return ResidentBlocks(bound=bound, limits=limits, binding=tuple(k for k, v in limits.items() if v == bound))
 

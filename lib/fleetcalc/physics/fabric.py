@@ -21,7 +21,7 @@ import functools
 
 import numpy as np
 
-from fleetcalc.core.calculator import WHOLE, ceil_count, base_factor, calculator, fraction, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, ceil_count, base_factor, calculator, fraction, num, one_value, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude, out
 from fleetcalc.physics import links, node, reliability
@@ -469,15 +469,9 @@ def _max_load_cdf_cached(flows: int, paths: int) -> np.ndarray:
     return np.clip(cdf, 0.0, 1.0)
 
 
-def _one(name, value):
-    """A scalar argument as an int, or InputError (the exact calculation is not vectorised)."""
-    if np.ndim(value) != 0:
-        raise InputError(f"{name} must be one number (the exact ECMP calculation is not vectorised); got {value!r}")
-    return int(value)
-
-
-_FLOWS = whole(le=_MAX_FLOWS, doc="equal elephant flows; at most 256 for the exact calculation")
-_PATHS = whole(le=64, doc="equal-cost paths; at most 64 for the exact calculation")
+_NOT_VECTORISED = "the exact ECMP calculation is not vectorised"
+_FLOWS = one_value(whole(le=_MAX_FLOWS, doc="equal elephant flows; at most 256 for the exact calculation"), _NOT_VECTORISED)
+_PATHS = one_value(whole(le=64, doc="equal-cost paths; at most 64 for the exact calculation"), _NOT_VECTORISED)
 _ECMP = "an exact recursion over the paths (sequential binomial conditioning), not a closed form"
 
 
@@ -486,15 +480,15 @@ def ecmp_max_load_cdf(flows, paths):
     """P(busiest path carries <= c flows) for c = 0..flows, when ``flows`` equal elephant flows are
     hashed uniformly at random onto ``paths`` equal-cost paths (static ECMP, Vol. 2 Ch. 3 §3.6,
     line 2957; the text names the effect but gives no odds). Exact, not simulated."""
-    return _max_load_cdf(_one("flows", flows), _one("paths", paths))
+    return _max_load_cdf(int(flows), int(paths))
 
 
-@calculator(returns="", flows=_FLOWS, paths=_PATHS, load=whole(ge=0, doc="flows on one path"),
+@calculator(returns="", flows=_FLOWS, paths=_PATHS, load=one_value(whole(ge=0, doc="flows on one path"), _NOT_VECTORISED),
             equation=no_equation("one entry of ecmp_max_load_cdf: " + _ECMP))
 def ecmp_collision_probability(flows, paths, load):
     """P(some path carries >= ``load`` flows) under static hashing (line 2957's "one link with
     4 flows" for 8 flows on 4 paths)."""
-    f, p, c = _one("flows", flows), _one("paths", paths), _one("load", load)
+    f, p, c = int(flows), int(paths), int(load)
     if c == 0:
         return 1.0
     if c > f:
@@ -514,7 +508,7 @@ def ecmp_expected_max_load(flows, paths):
 def ecmp_expected_slowdown(flows, paths):
     """E[max load] / ceil(flows / paths): how much longer the synchronous step's last flow takes
     than with perfect balance (line 2957: a 4-flow link vs the ideal 2 doubles the time)."""
-    return ecmp_expected_max_load.kernel(flows, paths) / np.ceil(_one("flows", flows) / _one("paths", paths))
+    return ecmp_expected_max_load.kernel(flows, paths) / np.ceil(int(flows) / int(paths))
 
 
 # --- the tail at scale (§3.2) ----------------------------------------------------------------

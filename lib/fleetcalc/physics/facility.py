@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.calculator import anything, base_factor, calculator, fraction, num, qty, whole
+from fleetcalc.core.calculator import anything, base_factor, calculator, fraction, num, one_value, qty, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude
 
@@ -92,13 +92,12 @@ def cooling_code(power_per_rack, room_air_max=None, air_max=None):
     return np.where(power_per_rack <= r, 0, np.where(power_per_rack <= a, 1, 2))
 
 
-@calculator(returns=None, **_COOLING,
+@calculator(returns=None, **{**_COOLING, "power_per_rack": one_value(
+                _COOLING["power_per_rack"], "cooling_regime names one rack's regime; use cooling_code for arrays")},
             equation=no_equation("a classification of one rack power into a named cooling regime"))
 def cooling_regime(power_per_rack, room_air_max=None, air_max=None) -> str:
     """'room air', 'engineered air' or 'liquid' for one rack power (line 2236)."""
     code = cooling_code.kernel(power_per_rack, room_air_max, air_max)
-    if np.ndim(code) != 0:
-        raise InputError("power_per_rack: cooling_regime takes one rack power; use cooling_code for arrays")
     return COOLING[int(code)][0]
 
 

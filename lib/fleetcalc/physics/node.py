@@ -22,7 +22,7 @@ import functools
 import numpy as np
 
 from fleetcalc.core.catalog import hw
-from fleetcalc.core.calculator import anything, calculator, num, qty, whole
+from fleetcalc.core.calculator import anything, calculator, num, one_value, qty, quantities, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.units import Quantity, ureg
 from fleetcalc.core.validate import InputError, magnitude, nonempty_list, out
@@ -54,6 +54,7 @@ _PCIE_SYMBOLS = {"lanes": r"n_{\mathrm{lanes}}", "rate": r"r_{\mathrm{lane}}", "
                  "protocol_overhead": r"o_{\mathrm{proto}}", "gen": r"\mathrm{gen}"}
 
 _TIERS = "list of bandwidths (byte/s quantities), fast to slow, or one Quantity array"
+_TIER_LIST = quantities("byte/s", ge=0, doc="one bandwidth per tier")
 
 
 @calculator(returns=None, bandwidths=anything(_TIERS), unit=anything("a bandwidth unit for the result"),
@@ -66,11 +67,10 @@ def tier_array(bandwidths, unit="GB/s"):
         return out(np.atleast_1d(magnitude("bandwidths", bandwidths, "byte/s", ge=0)), "byte/s").to(u)
     if not isinstance(bandwidths, (list, tuple, np.ndarray)):
         magnitude("bandwidths", bandwidths, "byte/s", ge=0)    # raises: names the unit wanted
-    bandwidths = _seq("bandwidths", bandwidths, "tier_array")
-    mags = [magnitude(f"bandwidths[{i}]", b, "byte/s", ge=0) for i, b in enumerate(bandwidths)]
-    if any(np.ndim(m) for m in mags):
+    mags = _TIER_LIST.check("bandwidths", list(bandwidths))        # byte/s, each item checked by name
+    if mags.ndim != 1:
         raise InputError(f"bandwidths must be a list of scalar bandwidths; got {bandwidths!r}")
-    return out(np.array(mags), "byte/s").to(u)
+    return out(mags, "byte/s").to(u)
 
 
 @calculator(returns="s", D_vol=qty("byte", ge=0, doc="bytes moved"), bandwidths=anything(_TIERS),
@@ -89,13 +89,11 @@ def staircase_times(D_vol, bandwidths):
     return links.transfer_time.kernel(D_vol, bws.reshape(bws.shape + (1,) * np.ndim(D_vol)))
 
 
-@calculator(returns="", gen=whole(ge=3, doc="PCIe generation, 3 to 6"),
+@calculator(returns="", gen=one_value(whole(ge=3, doc="PCIe generation, 3 to 6"), "a table lookup"),
             equation=no_equation("a look-up of the PCIe line code by generation (PCI-SIG base specifications)"))
 def pcie_encoding(gen):
     """Payload fraction of the PCIe line code: 128/130 for Gen3-5, 242/256 (FLIT) for Gen6
     (PCI-SIG base specs; external to the book)."""
-    if np.ndim(gen):
-        raise InputError(f"pcie_encoding takes one gen (a table lookup); got an array for gen: {gen!r}")
     if int(gen) not in _ENCODING:
         raise InputError(f"gen must be one of {sorted(_ENCODING)}; got {gen:g}")
     return _ENCODING[int(gen)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.calculator import quantities, WHOLE, ceil_count, anything, calculator, num, qty, whole
+from fleetcalc.core.calculator import WHOLE, anything, calculator, ceil_count, num, one_value, qty, quantities, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, magnitude
 
@@ -139,9 +139,12 @@ def prefetch_depth(T_io, sigma_io, T_compute, z=3.0):
     return np.maximum(ceil_count(k), 1.0)
 
 
-@calculator(returns=None, page_node=whole(ge=0, le=1, doc="NUMA node of the pages"),
-            thread_node=whole(ge=0, le=1, doc="NUMA node of the worker thread"),
-            gpu_node=whole(ge=0, le=1, doc="NUMA node of the GPU's PCIe root"),
+_ONE_PATH = "numa_data_path lists the hops of one data path"
+
+
+@calculator(returns=None, page_node=one_value(whole(ge=0, le=1, doc="NUMA node of the pages"), _ONE_PATH),
+            thread_node=one_value(whole(ge=0, le=1, doc="NUMA node of the worker thread"), _ONE_PATH),
+            gpu_node=one_value(whole(ge=0, le=1, doc="NUMA node of the GPU's PCIe root"), _ONE_PATH),
             equation=no_equation("lists the hops of a data path on a two-socket host (Exercise 28.4); no formula"))
 def numa_data_path(page_node, thread_node, gpu_node):
     """Hops a batch takes from host pages to the GPU on a two-socket host (Ch. 28 §28.4,
@@ -150,9 +153,6 @@ def numa_data_path(page_node, thread_node, gpu_node):
 
     Returns (hops, cross_socket) where hops is a list of (from, to) labels.
     """
-    for name, v in (("page_node", page_node), ("thread_node", thread_node), ("gpu_node", gpu_node)):
-        if np.ndim(v):
-            raise InputError(f"numa_data_path takes one value per argument; got an array for {name}: {v!r}")
     pg, th, gp = int(page_node), int(thread_node), int(gpu_node)
     hops = [(f"memory NUMA {pg}", f"CPU NUMA {th} (worker reads pages)")]
     if pg != gp:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fleetcalc.core.calculator import anything, calculator, fraction, qty, whole
+from fleetcalc.core.calculator import anything, calculator, fraction, one_value, qty, whole
 from fleetcalc.core.equation import no_equation
 from fleetcalc.core.validate import InputError
 
@@ -76,22 +76,21 @@ class PrefetchRun:
         return float(self.compute_done[-1]) if len(self.compute_done) else 0.0
 
 
-def _one(name, x):
-    """A checked magnitude that must be one number (the simulation is scalar in these inputs)."""
-    if np.ndim(x):
-        raise InputError(f"simulate_prefetch takes one value per argument; got an array for {name}: "
-                         f"{np.array2string(np.asarray(x), threshold=6)}")
-    return float(x)
+_SIM = "the simulation takes one value per argument (t_read alone may be one per batch)"
 
 
-@calculator(returns=None, n_batches=whole(), t_read=qty("s", ge=0, doc="read time: one, or one per batch"),
-            t_prep=qty("s", ge=0, doc="verify/transform time"), t_copy=qty("s", ge=0, doc="host-to-device copy"),
-            t_compute=qty("s", ge=0), K=whole(doc="host queue bound in batches"),
-            jitter=qty("s", ge=0, doc="extra stall of a jittery read; None: no stalls"),
-            p_stall=fraction(doc="probability that a read stalls"), seed=whole(ge=0, doc="random seed"),
+def _one(p):
+    return one_value(p, _SIM)
+
+
+@calculator(returns=None, n_batches=_one(whole()), t_read=qty("s", ge=0, doc="read time: one, or one per batch"),
+            t_prep=_one(qty("s", ge=0, doc="verify/transform time")), t_copy=_one(qty("s", ge=0, doc="host-to-device copy")),
+            t_compute=_one(qty("s", ge=0)), K=_one(whole(doc="host queue bound in batches")),
+            jitter=_one(qty("s", ge=0, doc="extra stall of a jittery read; None: no stalls")),
+            p_stall=_one(fraction(doc="probability that a read stalls")), seed=_one(whole(ge=0, doc="random seed")),
             stall_batches=anything("indices of the reads that always stall"),
-            fail_batch=whole(ge=0, doc="batch whose check fails; None: none"),
-            cancel_at=qty("s", ge=0, doc="time of a cancellation; None: none"),
+            fail_batch=_one(whole(ge=0, doc="batch whose check fails; None: none")),
+            cancel_at=_one(qty("s", ge=0, doc="time of a cancellation; None: none")),
             equation=no_equation("a discrete-event simulation of Algorithm 28.1 (bounded prefetch, double buffering)"))
 def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter=None, p_stall=0.0,
                       seed=0, stall_batches=(), fail_batch=None, cancel_at=None) -> PrefetchRun:
@@ -102,19 +101,19 @@ def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter
     reads listed in ``stall_batches`` always do. ``K`` bounds the host queue (>= 1).
     Returns a :class:`PrefetchRun` (the event log and the per-batch compute times).
     """
-    n = int(_one("n_batches", n_batches))
+    n = int(n_batches)
     tr = np.asarray(t_read, dtype=float)
     if tr.ndim and tr.shape != (n,):
         raise InputError(f"t_read must be one time or n_batches = {n} per-batch times; "
                          f"got {tr.size} values: {np.array2string(tr, threshold=6)} s")
     tr = np.broadcast_to(tr, (n,)).copy()
-    tp = _one("t_prep", t_prep)
-    th = _one("t_copy", t_copy)
-    tg = _one("t_compute", t_compute)
-    k = int(_one("K", K))
-    J = 0.0 if jitter is None else _one("jitter", jitter)
-    p = _one("p_stall", p_stall)
-    rng = np.random.default_rng(int(_one("seed", seed)))
+    tp = float(t_prep)
+    th = float(t_copy)
+    tg = float(t_compute)
+    k = int(K)
+    J = 0.0 if jitter is None else float(jitter)
+    p = float(p_stall)
+    rng = np.random.default_rng(int(seed))
     stalls = (rng.random(n) < p) * J
     if not isinstance(stall_batches, (list, tuple, range, np.ndarray)):
         raise InputError(f"stall_batches needs a list of batch indices; got {stall_batches!r}")
@@ -124,10 +123,10 @@ def simulate_prefetch(n_batches, t_read, t_prep, t_copy, t_compute, K, *, jitter
         stalls[int(i)] = J
     tr = tr + stalls
     if fail_batch is not None:
-        fail_batch = _one("fail_batch", fail_batch)
+        fail_batch = float(fail_batch)
         if not 0 <= fail_batch < n:
             raise InputError(f"fail_batch must be in 0..{n - 1}; got {fail_batch:g}")
-    stop = None if cancel_at is None else _one("cancel_at", cancel_at)
+    stop = None if cancel_at is None else float(cancel_at)
 
     # Blocking tandem recurrence (each process is one worker; times of batch i depend on i-1,
     # on the queue slot freed by batch i-K, and on the buffer freed by batch i-2).

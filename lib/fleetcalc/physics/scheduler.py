@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fleetcalc.core.calculator import anything, calculator, whole
+from fleetcalc.core.calculator import anything, calculator, one_value, whole
 from fleetcalc.core.equation import no_equation
 from fleetcalc.core.validate import InputError, count, magnitude
 
@@ -209,11 +209,7 @@ class GreedyResult:
     held_in_order: list     # the job holding each still-held device, in the order it was granted
 
 
-def _one_count(name, value) -> int:
-    """A checked whole number that must be one number (the simulations are scalar)."""
-    if np.ndim(value):
-        raise InputError(f"{name} must be one whole number; got an array: {value!r}")
-    return int(value)
+_SIMULATED = "the simulation takes one value"
 
 
 def _job_table(jobs, what):
@@ -222,7 +218,7 @@ def _job_table(jobs, what):
     return jobs
 
 
-@calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> devices needed"),
+@calculator(returns=None, total_devices=one_value(whole(), _SIMULATED), jobs=anything("dict of job name -> devices needed"),
             order=anything("job names in task-arrival order; None: round-robin across jobs"),
             equation=no_equation("a simulation: tasks grab devices one by one in arrival order"))
 def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
@@ -230,7 +226,7 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
     job can start. ``jobs`` maps name -> devices needed; tasks arrive in ``order`` (default:
     round-robin across jobs). Deadlock: devices are exhausted, no job is complete, and nothing
     is running that could free a device (Ch. 28 §28.8, why gang scheduling exists)."""
-    free = _one_count("total_devices", total_devices)
+    free = int(total_devices)
     need = {j: int(count(f"jobs[{j!r}]", k)) for j, k in _job_table(jobs, "devices").items()}
     if order is not None and (not isinstance(order, (list, tuple)) or any(j not in need for j in order)):
         raise InputError(f"order must list job names from jobs ({', '.join(map(repr, need))}); got {order!r}")
@@ -262,16 +258,16 @@ def greedy_allocation(total_devices, jobs, order=None) -> GreedyResult:
                         held_in_order=[j for j in granted if j not in started])
 
 
-@calculator(returns=None, total_devices=whole(), jobs=anything("dict of job name -> (devices, duration)"),
-            devices_per_node=whole(),
+@calculator(returns=None, total_devices=one_value(whole(), _SIMULATED), jobs=anything("dict of job name -> (devices, duration)"),
+            devices_per_node=one_value(whole(), _SIMULATED),
             equation=no_equation("a simulation: jobs run FIFO through the gang scheduler's state machine"))
 def simulate_gang(total_devices, jobs, devices_per_node=8):
     """Run jobs (name -> (devices, duration)) FIFO through a :class:`GangScheduler` on one pool.
 
     Returns a list of (name, start, end, devices). Each job waits until its whole group fits.
     """
-    total = _one_count("total_devices", total_devices)
-    k = _one_count("devices_per_node", devices_per_node)
+    total = int(total_devices)
+    k = int(devices_per_node)
     if total % k:
         raise InputError(f"total_devices must be a multiple of devices_per_node ({k}); got {total}")
     for name, spec in _job_table(jobs, "(devices, duration)").items():

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pint
 
-from fleetcalc.core.calculator import quantities, WHOLE, ceil_count, Param, anything, calculator, qty, whole
+from fleetcalc.core.calculator import WHOLE, anything, calculator, ceil_count, one_value, Param, qty, quantities, whole
 from fleetcalc.core.equation import eq, no_equation
 from fleetcalc.core.validate import InputError, UnitMismatch, magnitude, out
 from fleetcalc.physics import links
@@ -60,15 +60,14 @@ def effective_bandwidth(beta_io, iops, request_size):
     return np.minimum(beta_io, iops * request_size)
 
 
-@calculator(returns=None, beta_io=qty("byte/s", gt=0, doc="link bandwidth"), iops=_request_rate(gt=0),
-            request_size=qty("byte", gt=0),
+_ONE_LABEL = "bandwidth_limit returns one label"
+
+
+@calculator(returns=None, beta_io=one_value(qty("byte/s", gt=0, doc="link bandwidth"), _ONE_LABEL),
+            iops=one_value(_request_rate(gt=0), _ONE_LABEL), request_size=one_value(qty("byte", gt=0), _ONE_LABEL),
             equation=no_equation("a classification: which roof of Eq. 28.16 binds, as a name"))
 def bandwidth_limit(beta_io, iops, request_size) -> str:
     """Which roof of Eq. 28.16 binds: 'requests' (a q < beta_io), 'link', or 'both' (equal)."""
-    for name, v in (("beta_io", beta_io), ("iops", iops), ("request_size", request_size)):
-        if np.ndim(v):
-            raise InputError(f"bandwidth_limit takes one value per argument (it returns one label); "
-                             f"got an array for {name}: {v}")
     b, a, q = float(beta_io), float(iops), float(request_size)
     if np.isclose(a * q, b, rtol=1e-12):
         return "both"

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import contextlib
 import inspect
 import math
 from dataclasses import dataclass, field
@@ -158,6 +159,24 @@ def all_exercises() -> dict[str, Exercise]:
     return dict(_REGISTRY)
 
 
+@contextlib.contextmanager
+def collecting():
+    """``with collecting() as found:`` the exercises registered inside the block, in order.
+
+    The key as it stood is kept aside while the block runs and comes back afterwards, with what the
+    block registered added (the tools run one solution's key cell at a time this way)."""
+    before = dict(_REGISTRY)
+    _REGISTRY.clear()
+    found: dict[str, Exercise] = {}
+    try:
+        yield found
+    finally:
+        found.update(_REGISTRY)
+        _REGISTRY.clear()
+        _REGISTRY.update(before)
+        _REGISTRY.update(found)
+
+
 # ----------------------------------------------------------------------------- judging
 
 @dataclass
@@ -172,7 +191,8 @@ class Result:
         return f"<check: {self.status}>"
 
 
-def _magnitude_in(value, unit: str) -> float:
+def magnitude_in(value, unit: str) -> float:
+    """An answer as a plain number in ``unit`` (a Quantity converted; a plain number taken as given)."""
     if isinstance(value, Quantity):
         return float(value.to(unit or "dimensionless").magnitude)
     if isinstance(value, bool):
@@ -191,7 +211,7 @@ def _read(ex_id, label, answer, unit):
         return None, Result("unanswered", f"… Exercise {ex_id}, {label}: not answered yet: replace ... with "
                                           f"your answer{unit_note}.")
     try:
-        got = _magnitude_in(answer, unit)
+        got = magnitude_in(answer, unit)
     except pint.DimensionalityError:
         return None, Result("wrong-units", f"✗ Exercise {ex_id}, {label}: {answer:~P} is not right: "
                                            + units_feedback.wrong_dimension_note(answer, unit))
@@ -253,8 +273,8 @@ def grade(ex_id: str, part: str, answer, inputs: dict | None = None) -> Result:
     label = (spec.label or part) + (" (your variant)" if inputs else "")
     if _unanswered(answer):
         return _read(ex_id, label, answer, spec.unit)[1]
-    want = _magnitude_in(ex.expected(part, **(inputs or {})), spec.unit)
-    book = _magnitude_in(ex.expected(part), spec.unit) if inputs else None
+    want = magnitude_in(ex.expected(part, **(inputs or {})), spec.unit)
+    book = magnitude_in(ex.expected(part), spec.unit) if inputs else None
     return judge(ex_id, label, answer, want, spec.unit, spec.rel, spec.abs, spec.hint, book=book)
 
 
@@ -360,7 +380,7 @@ class Card:
         """Whether ``value`` (a panel readout) would show one of this exercise's graded answers."""
         for name, p in self.parts.items():
             try:
-                x = _magnitude_in(value, p.unit)
+                x = magnitude_in(value, p.unit)
             except Exception:
                 continue
             if isinstance(x, float) and math.isfinite(x) and _in_seal(x, p, self._salt(name), p.seal):

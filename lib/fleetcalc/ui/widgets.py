@@ -280,7 +280,16 @@ def _format_result(value, spec) -> str:
 
 
 class Panel(widgets.VBox):
-    """Sliders + result table + plot for one calculator. Build it with :func:`panel`."""
+    """Sliders + result table + plot for one calculator. Build it with :func:`panel`.
+
+    The panel as data: ``title``, ``where``, ``knob_names``, ``main``; its parts ``heading``,
+    ``controls`` (name -> widget), ``table``, ``message``, ``image``, each with a class name
+    (fc-heading, fc-readouts, fc-message, fc-picture, fc-main-knob on the main knob); and the same
+    facts in the saved widget state (``fleetcalc``: title, where, knobs, main), which the static
+    site reads instead of parsing the heading's HTML.
+    """
+
+    fleetcalc = traitlets.Dict().tag(sync=True)
 
     SLOW_UPDATE_S = 0.15  # beyond this, sliders update on release rather than while dragging
 
@@ -288,6 +297,8 @@ class Panel(widgets.VBox):
                  title: str = "", where: str = "", axes: int = 1, figsize=(6.4, 3.4),
                  prompt: str = "", main: str | None = None, more=()):
         self.compute = compute
+        self.title = title
+        self.where = where
         self.prompt = prompt
         self.main = main if main is not None else next(iter(knobs), None)
         self.knob_specs = dict(knobs)
@@ -333,10 +344,14 @@ class Panel(widgets.VBox):
                           layout=widgets.Layout(display="flex", flex_flow="row wrap", grid_gap="0 1.5em"))
         top.add_class("fc-panel-top")
         style = "<style>" + " ".join(PANEL_CSS.split()) + "</style>"
-        children = [widgets.HTML(style + heading + note), top]
+        self.heading = widgets.HTML(style + heading + note)
+        self.heading.add_class("fc-heading")
+        children = [self.heading, top]
         if plot is not None:
             children.append(self.image)
-        super().__init__(children=children)
+        super().__init__(children=children, fleetcalc={
+            "title": title, "where": where, "main": self.main,
+            "knobs": [[name, self._label(name)] for name in self.controls]})   # a list: a saved notebook sorts dict keys
         # class names the static site and its stylesheet find (fc-panels.css, static scrubbing)
         self.add_class("fc-panel")
         self.table.add_class("fc-readouts")
@@ -350,6 +365,11 @@ class Panel(widgets.VBox):
         _LIVE.add(self)
         for made, _ in _COLLECTORS:
             made.append(self)
+
+    @property
+    def knob_names(self) -> list[str]:
+        """The knobs' names, in the order the panel shows them."""
+        return list(self.controls)
 
     def _label(self, name) -> str:
         if name is None:

@@ -1,21 +1,15 @@
-"""The organising pictures of Vol. 2 Ch. 1: the fleet stack (Fig. 1.13) and the AI triad (Fig. 1.14).
-
-The stack is words only (the four layers and what each holds, Fig. 1.13's caption, line 1045); the
-triad carries numbers, and those come from the calculators: the compute-optimal split of a budget
-(``scaling_laws.compute_optimal``), the weight bytes of that model at a chosen precision and the
-days the budget takes on a fleet of catalog accelerators (``hw(...)``).
+"""Vol. 2 Ch. 1's fleet pictures: the stack's layers as data (Fig. 1.13, ``STACK``; drawn by
+:mod:`fleetcalc.ui.diagrams.v2ch1b_figures`), the CAP triangle with each training style placed on it
+and the plot of r^n, the chance that n replicas all answer.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.physics import inference, memory, scaling_laws
-from fleetcalc.core.catalog import hw
-from fleetcalc.core.units import Q_, fmt
-from fleetcalc.core.validate import count, magnitude
+from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
-__all__ = ["STACK", "fleet_stack", "ai_triad", "triad_numbers", "CAP_CHOICES", "cap_choices", "cap_progress"]
+__all__ = ["STACK", "CAP_CHOICES", "cap_choices", "cap_progress"]
 
 #: Fig. 1.13 (line 1045): the four layers, bottom to top, with what each holds, and the parts of
 #: the book that build them (line 1047).
@@ -28,24 +22,6 @@ STACK = (
 )
 
 
-def fleet_stack(highlight: str | None = None):
-    """Fig. 1.13: the fleet stack, four layers with constraints flowing upward. ``highlight`` (a
-    layer name) draws that layer darker, to say where a notebook sits."""
-    names = [s[0] for s in STACK]
-    if highlight is not None and highlight not in names:
-        raise ValueError(f"highlight={highlight!r} is not a layer; choose one of {names}")
-    fig, ax = canvas(12, 6.2, size=(7.4, 4.0), title="Fig. 1.13: the fleet stack")
-    for i, (name, holds, part, kind) in enumerate(STACK):
-        y = 0.3 + i * 1.45
-        box(ax, 0.3, y, 8.6, 1.15, "", kind=kind, alpha=0.5 if name == highlight else 0.2)
-        label(ax, 0.6, y + 0.78, name, fontsize=11, ha="left", weight="bold")
-        label(ax, 0.6, y + 0.35, holds, fontsize=9, ha="left")
-        label(ax, 10.75, y + 0.58, f"Part {i + 1}:\n{part}", fontsize=8)
-    arrow(ax, (9.15, 0.4), (9.15, 5.8), "", kind="text", width=1.2)
-    label(ax, 9.45, 3.1, "decisions below constrain what is possible above", fontsize=8, rotation=90)
-    return fig
-
-
 def _sci(x: float) -> str:
     """10^k or m×10^k with Unicode superscripts (10²⁵ reads better on a slide than 1e+25)."""
     sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -53,44 +29,6 @@ def _sci(x: float) -> str:
     m = x / 10 ** k
     head = "" if np.isclose(m, 1) else f"{fmt(m, sig=2)}×"
     return f"{head}10{str(k).translate(sup)}"
-
-
-def triad_numbers(C, *, accelerator="h100", n_devices=10_000, mfu=0.4, precision_bytes=2):
-    """The numbers on the triad for a budget ``C`` (FLOP): the compute-optimal parameters and
-    tokens (20 tokens per parameter), the weight bytes at ``precision_bytes`` per parameter, and
-    the wall-clock days on ``n_devices`` catalog accelerators at model-FLOP utilisation ``mfu``."""
-    opt = scaling_laws.compute_optimal(C)
-    n = count("n_devices", n_devices)
-    u = magnitude("mfu", mfu, "", gt=0, le=1)
-    b = magnitude("precision_bytes", precision_bytes, "", gt=0)
-    peak = hw(f"{accelerator}.peak_fp16")
-    # wall clock: C over n devices each sustaining mfu x peak
-    days = inference.compute_time(Q_(magnitude("C", C, "FLOP", gt=0), "FLOP"), u * peak, n).to("day")
-    return {"P": opt["P"], "D": opt["D"], "weights": memory.weights_memory(opt["P"], Q_(b, "byte")).to("byte"),
-            "days": days, "peak": peak, "n_devices": n, "mfu": u}
-
-
-def ai_triad(C=Q_(1e25, "FLOP"), **kw):
-    """Fig. 1.14: data, algorithm and infrastructure as a triangle; each vertex carries what a
-    budget of ``C`` FLOP (the text's GPT-4-class scenario, 10^25 FLOPs, line 1051) asks of it.
-    ``fig.numbers`` holds :func:`triad_numbers`."""
-    t = triad_numbers(C, **kw)
-    fig, ax = canvas(12, 7.4, size=(7.4, 4.5), title="Fig. 1.14: the AI triad at fleet scale")
-    for a, b in (((4.6, 5.2), (2.6, 2.1)), ((7.4, 5.2), (9.4, 2.1)), ((4.7, 1.1), (7.3, 1.1))):
-        arrow(ax, a, b, "", kind="idle", width=1.4, both=True)
-    box(ax, 3.6, 5.3, 4.8, 1.6,
-        f"Algorithm\n{_sci(magnitude('C', C, 'FLOP', gt=0))} FLOP of training\n"
-        f"compute-optimal: {_sci(t['P'].magnitude)} parameters", kind="compute", alpha=0.3, fontsize=9)
-    box(ax, 0.1, 0.2, 4.4, 1.8,
-        f"Data\n{_sci(t['D'].magnitude)} tokens to train on\n(20 per parameter)", kind="storage",
-        alpha=0.3, fontsize=9)
-    box(ax, 7.5, 0.2, 4.4, 1.8,
-        f"Infrastructure\n{t['n_devices']:,.0f} × {fmt(t['peak'], 'auto', sig=3)} at {t['mfu'] * 100:.0f} %\n"
-        f"→ {t['days'].to('day').magnitude:,.0f} days of training", kind="network", alpha=0.3, fontsize=9)
-    label(ax, 6.0, 3.0, "change one vertex and\nthe other two must move", fontsize=9, style="italic")
-    label(ax, 6.0, 0.5, f"weights alone: {fmt(t['weights'].to('GB'), 'GB', sig=3)}", fontsize=8)
-    fig.numbers = t
-    return fig
 
 
 #: Where each training style sits on the CAP triangle (Ch. 1 lines 942-946): (name, kept, given up).

@@ -8,7 +8,7 @@ Every number printed on a figure comes from a calculator or the catalog (``vol2_
   against a training cluster (east-west, server to server), with the running example's gradient
   (:func:`fleetcalc.physics.memory.gradient_memory`).
 * :func:`tail_at_scale`: §3.2, the chance that at least one of N workers is slow in a step,
-  1 - (1 - p)^N (:func:`fleetcalc.physics.reliability.system_reliability` of the fast ones), and
+  1 - (1 - p)^N (:func:`fleetcalc.physics.fabric.tail_wait_probability`), and
   :func:`tail_at_scale_plot`, the same curve as a panel plot.
 * :func:`link_path`: §3.3, one hop of a link: SerDes, FEC, optics, fibre, and the switch, with the
   latencies the chapter gives (FEC per hop, switch traversal, the NDR start-up α).
@@ -16,8 +16,6 @@ Every number printed on a figure comes from a calculator or the catalog (``vol2_
   the Ethernet baseline, each crossover n* = αβ marked
   (:func:`fleetcalc.physics.collectives.alpha_beta_time`,
   :func:`fleetcalc.physics.collectives.latency_bandwidth_threshold`).
-* :func:`rails_traced`: §3.5, Fig. 3.9 again, but every GPU coloured by its rail and one rail
-  drawn at a time (the others faint), so a rail can be followed from GPU to switch.
 * :func:`ecmp_flows`: §3.6, a few elephant flows against many mice hashed onto equal-cost paths,
   placed by a seeded random hash, with the expected busiest-path load
   (:func:`fleetcalc.physics.fabric.ecmp_expected_max_load`).
@@ -28,12 +26,11 @@ import numpy as np
 
 from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_, fmt
-from fleetcalc.physics import collectives, fabric, reliability
+from fleetcalc.physics import collectives, fabric
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
-from fleetcalc.ui.diagrams.fabric import rail_layout
 
 __all__ = ["barrier", "east_west", "tail_at_scale", "tail_at_scale_plot", "link_path",
-           "alpha_beta_crossover", "rails_traced", "ecmp_flows", "storm_cost_plot"]
+           "alpha_beta_crossover", "ecmp_flows", "storm_cost_plot"]
 
 _RAIL_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3", "#8C8C8C"]
 
@@ -43,9 +40,8 @@ def _count(q) -> int:
 
 
 def _p_any_slow(p_slow, n):
-    """1 - (1 - p)^n from the library's series reliability (the chance that not all n are fast)."""
-    r = reliability.system_reliability(1.0 - np.asarray(p_slow, float), n)
-    return 1.0 - np.asarray(getattr(r, "magnitude", r), float)
+    """P(a step waits for a slow worker), :func:`fleetcalc.physics.fabric.tail_wait_probability`."""
+    return np.asarray(fabric.tail_wait_probability(p_slow, n), float)
 
 
 # ----------------------------------------------------------------------------- §3.1: a barrier
@@ -230,45 +226,6 @@ def alpha_beta_crossover(nets=None, n_range=(1e2, 1e10)):
 
 
 # ----------------------------------------------------------------------------- §3.5: rails traced
-
-def rails_traced(highlight: int = 0, nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
-    """Fig. 3.9 with every GPU coloured by its rail; the cables of rail ``highlight`` drawn bold,
-    the other rails' faint, so one rail can be followed from its GPUs to its switch."""
-    per_node, total, rails, per_rail, n_rails = rail_layout(nodes_shown, cluster_gpus, gpus_per_node)
-    if not 0 <= highlight < n_rails:
-        raise ValueError(f"highlight must be a rail between 0 and {n_rails - 1}; got {highlight}")
-    gw, gap = 1.0, 1.0
-    node_w = per_node * gw
-    width = nodes_shown * node_w + (nodes_shown - 1) * gap + 1.0
-    fig, ax = canvas(width, 10.0, size=(8.6, 4.8),
-                     title=f"Fig. 3.9 traced: rail {highlight} (GPU {highlight} of every node to rail switch {highlight})")
-    sw_w = (width - 1.0) / n_rails
-    rail_x = []
-    for r in range(n_rails):
-        x = 0.5 + r * sw_w
-        box(ax, x + 0.1, 8.6, sw_w - 0.2, 1.0, f"rail {r}", kind=_RAIL_COLOURS[r % 8],
-            alpha=0.7 if r == highlight else 0.2, fontsize=8)
-        rail_x.append(x + sw_w / 2)
-    for n in range(nodes_shown):
-        x0 = 0.5 + n * (node_w + gap)
-        box(ax, x0 - 0.1, 2.6, node_w + 0.2, 1.9, "", kind="host", alpha=0.18)
-        label(ax, x0 + node_w / 2, 2.25, f"node {n}", fontsize=8)
-        for g in range(per_node):
-            gx = x0 + g * gw
-            r = g % n_rails
-            on = r == highlight
-            box(ax, gx + 0.08, 2.9, gw - 0.16, 1.2, str(g), kind=_RAIL_COLOURS[r % 8], alpha=0.8 if on else 0.3,
-                fontsize=8)
-            ax.plot([gx + gw / 2, rail_x[r]], [4.15, 8.55], color=_RAIL_COLOURS[r % 8],
-                    lw=2.4 if on else 0.6, alpha=1.0 if on else 0.25, zorder=2 if on else 1)
-    label(ax, width / 2, 1.35,
-          f"{total:,} GPUs, {per_node} per node: {n_rails} rails of {fmt(per_rail, None, 0)} GPUs; "
-          f"rail {highlight} joins GPU {highlight} of every node", fontsize=9)
-    label(ax, width / 2, 0.45,
-          f"same-rank traffic never leaves its rail: {_count(fabric.switch_traversals(1))} switch per hop",
-          fontsize=9)
-    return fig
-
 
 # ----------------------------------------------------------------------------- §3.6: ECMP
 
