@@ -46,7 +46,7 @@ def test_a_unit_confusion_is_named_not_the_number(ex_id, part, answer, names):
     assert by_key.status == by_card.status == "unit-confusion"
     assert by_key.message == by_card.message                  # the grader and the self-check say the same
     assert names in by_key.message
-    want = fx._magnitude_in(KEY[ex_id].expected(part), KEY[ex_id].answers[part].unit)
+    want = fx.magnitude_in(KEY[ex_id].expected(part), KEY[ex_id].answers[part].unit)
     assert f"{want:.4g}" not in by_key.message and "too" not in by_key.message
 
 

@@ -89,14 +89,13 @@ def staircase_times(D_vol, bandwidths):
     return links.transfer_time.kernel(D_vol, bws.reshape(bws.shape + (1,) * np.ndim(D_vol)))
 
 
-@calculator(returns="", gen=one_value(whole(ge=3, doc="PCIe generation, 3 to 6"), "a table lookup"),
+@calculator(returns="", gen=whole(ge=3, le=6, doc="PCIe generation, 3 to 6"),
             equation=no_equation("a look-up of the PCIe line code by generation (PCI-SIG base specifications)"))
 def pcie_encoding(gen):
     """Payload fraction of the PCIe line code: 128/130 for Gen3-5, 242/256 (FLIT) for Gen6
-    (PCI-SIG base specs; external to the book)."""
-    if int(gen) not in _ENCODING:
-        raise InputError(f"gen must be one of {sorted(_ENCODING)}; got {gen:g}")
-    return _ENCODING[int(gen)]
+    (PCI-SIG base specs; external to the book). One generation or an array of them."""
+    codes = np.array([_ENCODING[g] for g in range(3, 7)])
+    return codes[np.asarray(gen, dtype=int) - 3] if np.ndim(gen) else _ENCODING[int(gen)]
 
 
 @calculator(returns="GB/s", rate=qty("Gbit/s", gt=0, doc="signalling rate per lane"), lanes=whole(),
@@ -115,7 +114,7 @@ def pcie_link_bandwidth(rate, lanes=16, encoding=1.0, protocol_overhead=0.0):
     return lanes * rate * encoding * (1.0 - protocol_overhead)      # rate arrives in byte/s
 
 
-@calculator(returns="GB/s", gen=whole(ge=3, doc="PCIe generation, 3 to 6"),
+@calculator(returns="GB/s", gen=whole(ge=3, le=6, doc="PCIe generation, 3 to 6"),
             rate=qty("Gbit/s", gt=0, doc="signalling rate per lane"), lanes=whole(),
             protocol_overhead=num(ge=0, lt=1, doc="share lost to packet headers and flow control"),
             equation=eq(r"\mathrm{BW}_{\mathrm{PCIe}}", "lanes*rate*encoding*(1 - protocol_overhead)",

@@ -498,7 +498,10 @@ def answer_first(key: str | None, code: str | None = None, prompt: str = "") -> 
 
         box.children = (note, out)
         shell = get_ipython()
-        ns = dict(shell.user_ns) if shell is not None else {}
+        ns: dict = {}
+        exec("from fleetcalc.notebook import *", ns)    # what every notebook's setup cell imports
+        if shell is not None:
+            ns.update(shell.user_ns)
         card = _CARDS.get(ex_id) if ex_id else None
         if card is not None:
             ns.update(card.inputs)
