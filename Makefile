@@ -1,6 +1,7 @@
 # The workbook's commands. Each target sets up what it needs (a virtual environment in .venv).
 #   make test      - install everything and run every test (what CI runs): tests/ and nbval over the
-#                    chapter, solution and exercise notebooks
+#                    chapter, solution and exercise notebooks, one file per worker at a time, the
+#                    longest files first (tests/conftest.py: LONGEST_FIRST) so the workers end together
 #   make test-fast - tests/ without the tests marked slow (no site builds, browsers or nbval); some of
 #                    its tests still run notebooks' code: the panel-range sweep and the determinism
 #                    check execute every notebook's cells, outside nbval

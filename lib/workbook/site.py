@@ -467,7 +467,7 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
     from workbook import scrub
 
     keep = {scrub.cache_dir(p).name for p in sources}
-    for old in sorted(scrub.cache_dir().glob("*")):        # frames of earlier versions of the notebooks
+    for old in sorted(scrub.frames_cache().glob("*")):        # frames of earlier versions of the notebooks
         if old.is_dir() and old.name not in keep and not old.name.endswith(".tmp"):
             shutil.rmtree(old, ignore_errors=True)
     todo = [p for p in sources if not (scrub.cache_dir(p) / "manifest.json").is_file()]

@@ -41,7 +41,7 @@ def _count(q) -> int:
 
 def _p_any_slow(p_slow, n):
     """P(a step waits for a slow worker), :func:`fleetcalc.physics.fabric.tail_wait_probability`."""
-    return np.asarray(fabric.tail_wait_probability(p_slow, n), float)
+    return np.asarray(fabric.tail_wait_probability(p_slow, n).m_as(""), float)
 
 
 # ----------------------------------------------------------------------------- §3.1: a barrier
