@@ -6,18 +6,19 @@ fresh kernels or execute notebooks; everything else (unit, property, fuzz, catal
 import pytest
 
 SLOW_FILES = {"test_site.py", "test_site_browser.py", "test_site_reader.py", "test_site_pages.py",
-              "test_site_pages_instructor.py", "test_site_phone.py", "test_live_lab.py", "test_determinism.py",
+              "test_site_pages_vol2.py", "test_site_pages_exercises.py", "test_site_pages_instructor.py", "test_site_phone.py", "test_live_lab.py", "test_determinism.py",
               "test_slides.py", "test_reference_layout.py", "test_grade.py", "test_measure_notebook.py"}
 
 # The longest files first, so that `make test`'s workers (pytest-xdist, one file per worker at a
 # time, --no-loadscope-reorder) start them at once and finish together, instead of one worker
-# running a long browser pass alone at the end. Measured on 2 cores (seconds, one run): the site
-# build ~220 (the first site test pays it, the others reuse it), every student page ~450, every
-# page on a phone ~300, the instructor pages ~230, the live JupyterLab ~130. The site build comes
-# first; the file that needs no site (the live lab) runs beside it.
-LONGEST_FIRST = ("test_site.py", "test_live_lab.py", "test_site_pages.py", "test_site_phone.py",
-                 "test_site_pages_instructor.py", "test_site_browser.py", "test_site_reader.py",
-                 "test_exercise_run_all.py", "test_reference_layout.py", "test_grade_hostile.py",
+# running a long browser pass alone at the end. Measured on 2 cores (seconds, one clean-clone run):
+# the site build ~250 (the first site test pays it, the others reuse it), every student page ~500
+# (now in three files), the instructor pages ~210, every page on a phone ~200, the live JupyterLab
+# ~90. The site build comes first; the files that need no site run beside it.
+LONGEST_FIRST = ("test_site.py", "test_live_lab.py", "test_exercise_run_all.py", "test_site_pages_vol2.py",
+                 "test_site_pages.py", "test_site_pages_instructor.py", "test_site_phone.py",
+                 "test_site_pages_exercises.py", "test_site_browser.py", "test_site_reader.py",
+                 "test_reference_layout.py", "test_grade_hostile.py",
                  "test_grade.py", "test_variants_roster.py", "test_determinism.py", "test_slides.py")
 
 
