@@ -6,7 +6,7 @@ every internal link and anchor resolves. The student site's pages are checked in
 in its own file (this one: Ch. 28, the capstone, the notation and the front and reference pages;
 test_site_pages_vol2.py: Vol. 2 Chs 1-3; test_site_pages_exercises.py: the exercises), so that the
 parts and the phone pass (test_site_phone.py) run side by side on the workers; screenshots of a few
-pages go to _build/screens."""
+pages go to artifacts/screenshots."""
 from __future__ import annotations
 
 from test_site import built_sites, expected_pages  # noqa: F401  (fixtures)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
 __all__ = ["STACK", "CAP_CHOICES", "cap_choices", "cap_progress"]
@@ -20,15 +19,6 @@ STACK = (
     ("Governance", "security · robustness · sustainability · responsible engineering",
      "the responsible fleet", "fault"),
 )
-
-
-def _sci(x: float) -> str:
-    """10^k or m×10^k with Unicode superscripts (10²⁵ reads better on a slide than 1e+25)."""
-    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-    k = int(np.floor(np.log10(x)))
-    m = x / 10 ** k
-    head = "" if np.isclose(m, 1) else f"{fmt(m, sig=2)}×"
-    return f"{head}10{str(k).translate(sup)}"
 
 
 #: Where each training style sits on the CAP triangle (Ch. 1 lines 942-946): (name, kept, given up).

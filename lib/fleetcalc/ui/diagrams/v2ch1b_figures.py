@@ -27,7 +27,7 @@ from fleetcalc.core.validate import count, magnitude
 from fleetcalc.physics import (capacity, collectives, facility, inference, loggp, memory, parallel_scaling,
                                scaling_laws)
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
-from fleetcalc.ui.diagrams.fleet import _sci   # one formatter for 10^k labels
+from fleetcalc.ui.plots import decade_label as _sci   # one formatter for 10^k labels
 
 __all__ = ["fleet_stack_explained", "stack_numbers", "ai_triad_explained", "triad_numbers",
            "fleet_step_bars", "loggp_timeline", "overhead_tokens"]
