@@ -677,19 +677,18 @@ def retitle(cells: list, title: str) -> None:
 
 def practice_cell(page: Page, links: SiteLinks) -> dict | None:
     """Chapter sections: the exercise sets that practise them. Exercise sets: their sections."""
-    if page.kind == "chapter":
-        ex = links.practised_by.get(page.doc, [])
-        if not ex:
-            return None
-        items = "".join(f"* [{_link_text(links.pages[e][0])}]({_rel(page.doc, e, links.pages[e][1])})\n" for e in ex)
-        return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]},
-                "source": f"```{{admonition}} Practise this section\n:class: tip\n\n{items}```\n"}
-    secs = links.practises.get(page.doc, [])
-    if not secs:
+    def link(doc: str) -> str:
+        return f"[{_link_text(links.pages[doc][0])}]({_rel(page.doc, doc, links.pages[doc][1])})"
+
+    others = (links.practised_by if page.kind == "chapter" else links.practises).get(page.doc, [])
+    if not others:
         return None
-    items = ", ".join(f"[{_link_text(links.pages[d][0])}]({_rel(page.doc, d, links.pages[d][1])})" for d in secs)
-    return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]},
-            "source": f"**Sections this practises:** {items}.\n"}
+    if page.kind == "chapter":
+        items = "".join(f"* {link(e)}\n" for e in others)
+        source = f"```{{admonition}} Practise this section\n:class: tip\n\n{items}```\n"
+    else:
+        source = f"**Sections this practises:** {', '.join(map(link, others))}.\n"
+    return {"cell_type": "markdown", "metadata": {"tags": ["site-practice"]}, "source": source}
 
 
 def transform_notebook(nb: dict, page: Page, site: str, scrub: dict | None = None,
