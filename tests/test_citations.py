@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import reference_pages as rp  # noqa: E402
+from workbook.site import reference_pages as rp  # noqa: E402
 
 
 def _seed_dir() -> Path | None:

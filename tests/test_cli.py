@@ -37,10 +37,11 @@ def test_help_lists_every_subcommand():
 def test_every_tool_module_with_a_main_has_a_command():
     """A tool module with ``def main`` that no command reaches would be a tool nobody can run."""
     with_main = set()
-    for path in (ROOT / "lib" / "workbook").glob("*.py"):
+    top = ROOT / "lib" / "workbook"
+    for path in top.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         if any(isinstance(n, ast.FunctionDef) and n.name == "main" for n in tree.body) and path.stem != "cli":
-            with_main.add(path.stem)
+            with_main.add(".".join(path.relative_to(top).with_suffix("").parts))
     assert with_main == {module for module, _, _ in cli.COMMANDS.values()}
 
 

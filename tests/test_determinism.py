@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import nb
+from workbook.notebooks import nb
 
 SKIP_TAGS = {"nbval-ignore-output", "nbval-skip", "raises-exception"}
 SKIP_MIME = {"image/png", "image/jpeg", "application/vnd.jupyter.widget-view+json"}

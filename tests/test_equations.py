@@ -198,7 +198,8 @@ def test_equation_refuses_code_it_cannot_show():
 # --- the formula sheets and the solutions' reasoning ----------------------------------------
 
 def test_formula_sheet_lists_each_equation_under_the_section_that_teaches_it():
-    from workbook import reference_pages, site
+    from workbook.site import reference_pages
+    from workbook.site import build as site
     book = site.load_book()
     pages = site.all_pages(site.plan(book, "student"))
     text = reference_pages.formula_page(pages, book, "student", "ch28")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import workbook
-from workbook import nb
+from workbook.notebooks import nb
 
 ROOT = Path(__file__).resolve().parent.parent
 

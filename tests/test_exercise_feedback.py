@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbook import answer_key
+from workbook.classroom import answer_key
 from fleetcalc.core.units import Q_
 from fleetcalc.ui import exercises as fx
 

@@ -1,7 +1,7 @@
 """Student notebooks hold no graded value, and every question of a solution reaches its student.
 
 The leak scan computes every graded part of every exercise set from the answer key (the solution
-notebooks' ``answer-key`` cells, run by ``lib/workbook/answer_key.py``) and looks for it in the student
+notebooks' ``answer-key`` cells, run by ``lib/workbook/classroom/answer_key.py``) and looks for it in the student
 notebook's sources, outputs and saved widget state: in the part's unit and the other common units
 of its dimension, at 3 to 6 significant digits, as a token (not as digits inside a longer number).
 A value that the question itself must state (it appears in the solution's visible question text,
@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from workbook import answer_key
+from workbook.classroom import answer_key
 from fleetcalc.ui.exercises import magnitude_in
 from fleetcalc.core.units import Q_
 

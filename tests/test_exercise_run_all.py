@@ -20,9 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from workbook import answer_key
-from workbook.exercise_ids import ids_in_code
-from workbook.nb import BEGIN, END
+from workbook.classroom import answer_key
+from workbook.notebooks.exercise_ids import ids_in_code
+from workbook.notebooks.nb import BEGIN, END
 
 SETS = answer_key.load()
 

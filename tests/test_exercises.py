@@ -8,7 +8,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from workbook import answer_key
+from workbook.classroom import answer_key
 from fleetcalc.ui import exercises as fx
 from fleetcalc.core.units import Q_
 

@@ -1,4 +1,4 @@
-"""lib/workbook/grade.py: a folder of submissions, honest and hostile, graded by the grader's own key.
+"""lib/workbook/classroom/grade.py: a folder of submissions, honest and hostile, graded by the grader's own key.
 
 Exercise 28.8 (Ch. 28; solutions/ch28/ex28_08.md): link roof 1 GiB/s, 5000 IOPS. By hand,
 4 KiB requests reach 5000 x 4 KiB/s = 19.53125 MiB/s (the IOPS roof binds) and 1 MiB requests
@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from workbook import grade
+from workbook.classroom import grade
 
 SET = "ch28/ex28_08"
 BW_SMALL, BW_LARGE = 19.53125, 1024.0      # MiB/s, by hand (module docstring)

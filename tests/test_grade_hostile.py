@@ -23,7 +23,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from workbook import grade, sandbox
+from workbook.classroom import grade
+from workbook.classroom import sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = "ch28/ex28_08"
@@ -112,7 +113,7 @@ reached = []
 MARKS = [":tags: [" + "answer" + "-key", "def " + "run_key(", "def " + "judge_set("]   # the key, the grader
 lib = os.path.dirname(os.path.dirname(fleetcalc.__file__))          # the library's own location
 guesses = [os.path.join(lib, "..", "solutions"), os.path.join(lib, "workbook"), {repo!r} + "/solutions",
-           {repo!r} + "/lib/workbook/answer_key.py", "/proc/1/root{repo}/solutions", "/proc/self/cwd/../solutions",
+           {repo!r} + "/lib/workbook/classroom/answer_key.py", "/proc/1/root{repo}/solutions", "/proc/self/cwd/../solutions",
            os.path.expanduser("~"), "/root", "/home", "/srv", "/opt"]
 try:
     guesses += [str(p) for p in importlib.metadata.distribution("fleetcalc").locate_file("").parents]
@@ -135,7 +136,7 @@ def look(path, depth=0):
         pass
 for g in guesses:
     look(g)
-for mod in ("workbook", "workbook.answer_key", "workbook.grade"):
+for mod in ("workbook", "workbook.classroom.answer_key", "workbook.classroom.grade"):
     try:
         importlib.import_module(mod)
         reached.append(mod)
@@ -160,7 +161,7 @@ import os, fleetcalc
 reached = []
 targets = [os.path.join(os.path.dirname(fleetcalc.__file__), "__init__.py"),
            os.path.join(os.path.dirname(fleetcalc.__file__), "evil.py"),
-           {repo!r} + "/lib/fleetcalc/__init__.py", {repo!r} + "/lib/workbook/grade.py",
+           {repo!r} + "/lib/fleetcalc/__init__.py", {repo!r} + "/lib/workbook/classroom/grade.py",
            {subs!r} + "/honest.ipynb", {subs!r} + "/grades.csv", {subs!r} + "/feedback/honest.md",
            "/opt/grade/harness.py", "/usr/evil", "/evil", os.path.expanduser("~/../evil")]
 for t in targets:

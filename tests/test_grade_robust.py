@@ -1,4 +1,4 @@
-"""lib/workbook/grade.py and sandbox.py: the answer report is parsed strictly, no sandbox means no
+"""lib/workbook/classroom/grade.py and sandbox.py: the answer report is parsed strictly, no sandbox means no
 grading (unless --trusted), the outputs are written whole, and an interrupted run resumes."""
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from workbook import grade, sandbox
+from workbook.classroom import grade
+from workbook.classroom import sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = "ch28/ex28_08"

@@ -1,4 +1,4 @@
-"""lib/workbook/instructor.py and instructor/*.md: generated blocks read from the executed notebooks."""
+"""lib/workbook/classroom/instructor.py and instructor/*.md: generated blocks read from the executed notebooks."""
 from __future__ import annotations
 
 import re
@@ -8,7 +8,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import instructor  # noqa: E402
+from workbook.classroom import instructor  # noqa: E402
 
 HAND_SECTIONS = ("## Learning objectives", "## Suggested lecture flow", "## Misconceptions to target")
 

@@ -8,7 +8,7 @@ What a student does, done by Playwright through the UI only:
    and get "✓ ... correct" for 52 and "✗ ... not right" for 51 (the sealed self-check) (Exercise 28.2: I(B) >= 50 FLOP/byte with
    d = n = 4096, s = 2 byte gives B >= 51.2, so 52; hand calculation in the solution notebook);
 3. lecture mode with live panels (jupyterlab-slideshow): the roofline notebook with
-   lib/workbook/slides.py's metadata, the toolbar's deck button, the deck's arrows to the panel's slide,
+   lib/workbook/notebooks/slides.py's metadata, the toolbar's deck button, the deck's arrows to the panel's slide,
    one slider step: the readouts and the picture change on the slide;
 4. the reveal.js deck (jupyterlab-rise, Alt+R) has one slide per `##` heading and the panel's
    `###` subslide (panels inside that deck show as text with jupyterlab-rise 0.43.1 +
@@ -54,7 +54,7 @@ SLIDES_NB = "28_3_roofline_slides.ipynb"
 
 
 def _slides():
-    from workbook import slides
+    from workbook.notebooks import slides
     return slides
 expect.set_options(timeout=45_000)   # Run All on a busy 2-core machine takes a while
 
@@ -87,7 +87,7 @@ def lab(tmp_path_factory):
         shutil.copy(nb, root / nb.name)
     for path in (COLLECTIVES, COLLECTIVES.with_suffix(".ipynb")):   # the repository's own pair, .md and .ipynb
         shutil.copy(path, root / path.name)
-    # lecture mode: the same notebook with its RISE slide metadata (lib/workbook/slides.py)
+    # lecture mode: the same notebook with its RISE slide metadata (lib/workbook/notebooks/slides.py)
     deck = _slides().add_slide_metadata(nbformat.read(ROOFLINE_NB, as_version=4))
     nbformat.write(deck, root / SLIDES_NB)
     settings = tmp / "settings"
@@ -316,7 +316,7 @@ def test_exercise_check_feedback(page):
 
 def test_lecture_mode_panel_moves_on_a_slide(page):
     """Lecture mode with live panels: jupyterlab-slideshow's presentation mode (the notebook
-    itself, one slide at a time, from lib/workbook/slides.py's metadata) keeps each panel a live widget.
+    itself, one slide at a time, from lib/workbook/notebooks/slides.py's metadata) keeps each panel a live widget.
     Enter the deck (the notebook toolbar's deck button), step through it with the deck's own
     arrows to the slide with the Example 27.1 panel, move its batch slider: the readouts and the
     picture change, as in the notebook. The panel's static-site note stays hidden in JupyterLab."""
@@ -373,7 +373,7 @@ def test_lecture_mode_panel_moves_on_a_slide(page):
 
 
 def test_lecture_mode_renders_the_slide_deck(page):
-    """Alt+R (View > Render as Reveal Slideshow) on the notebook with lib/workbook/slides.py metadata
+    """Alt+R (View > Render as Reveal Slideshow) on the notebook with lib/workbook/notebooks/slides.py metadata
     shows a reveal.js deck with one horizontal slide per slide cell and the panel's subslide."""
     _open(page, SLIDES_NB)
     kinds = _slides().slide_types(nbformat.read(ROOFLINE_NB, as_version=4))

@@ -5,7 +5,7 @@ import io
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import nb as nbtool
+from workbook.notebooks import nb as nbtool
 
 from fleetcalc.physics import measure  # noqa: E402
 

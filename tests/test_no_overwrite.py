@@ -18,7 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 import workbook
-from workbook import nb
+from workbook.notebooks import nb
+from workbook.classroom import exercises as student_nbs
 
 
 def _pick(pattern: str) -> Path:
@@ -47,7 +48,7 @@ def repo(tmp_path, monkeypatch):
 
 
 def _generate(capsys):
-    rc = nb.generate_exercises(jobs=1)
+    rc = student_nbs.generate_exercises(jobs=1)
     return rc, capsys.readouterr().err
 
 
@@ -67,7 +68,7 @@ def test_generation_writes_both_files(repo, capsys):
     rc, err = _generate(capsys)
     assert rc == 0, err
     assert repo.exercise.exists() and repo.exercise.with_suffix(".ipynb").exists()
-    assert nb.manifest_path().exists()
+    assert student_nbs.manifest_path().exists()
 
 
 def test_edited_exercise_md_is_not_overwritten(repo, capsys):

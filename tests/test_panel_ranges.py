@@ -1,6 +1,6 @@
 """Every slider of every panel is a valid input at both ends and at reachable steps inside.
 
-The panels are collected without a kernel by lib/workbook/panel_harness.py (each notebook source is
+The panels are collected without a kernel by lib/workbook/site/panel_harness.py (each notebook source is
 executed in-process). For each knob, ``Knob.values()`` gives the two ends and a few reachable
 values in between (every option of a dropdown); ``compute_at(**{name: v})`` with the other
 sliders at their starting values must return finite results and must not raise.
@@ -18,7 +18,7 @@ from fleetcalc.core.validate import nonfinite_parts
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from workbook.panel_harness import collect_cached, notebook_sources
+from workbook.site.panel_harness import collect_cached, notebook_sources
 
 SOURCES = notebook_sources()
 

@@ -2,7 +2,7 @@
 
 Both sites are built once per test session (workbook site build, incremental, into _build/;
 a file lock keeps parallel pytest workers from building at the same time). The expectations are
-derived here from the repository's files, independently of lib/workbook/site.py's own plan:
+derived here from the repository's files, independently of lib/workbook/site/build.py's own plan:
 * no warnings (Sphinx -W: a broken cross-reference or a missing page fails the build);
 * every notebook of chapters/, exercises/ (and solutions/ on the instructor site) has its page;
 * solutions are absent from the student site and present, folded, on the instructor site;
@@ -511,7 +511,7 @@ def test_wheel_installs_in_a_clean_venv(lite_site, tmp_path):
 def test_ledger_pages_read_the_records(tmp_path):
     """The site's pages read the notebooks' ledger records (data, not text): a confirmation and an
     erratum stored in a notebook come back with the fields the ledger and errata tables show."""
-    from workbook import reference_pages as rp
+    from workbook.site import reference_pages as rp
     ok = Record("confirmed", "Eq. 28.14", "t_ring", "0.01757 s", "0.01757 s", verdict="agrees")
     bad = Record("erratum", "Table 2.3", "ratio", "4.50", "9", verdict="differs", reason="GB vs GiB")
     outs = [{"output_type": "display_data", "metadata": {}, "data": {"text/plain": r.line(), MIME: r.to_json()}}
@@ -529,10 +529,10 @@ def test_ledger_pages_read_the_records(tmp_path):
 # ----------------------------------------------------------------------------- frame positions
 
 def test_scrub_positions_cover_the_range_and_the_start():
-    """lib/workbook/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
+    """lib/workbook/site/scrub.py: where a main knob is drawn. The ends of the slider, its starting value
     (the book's), every option of a dropdown, log spacing on a log slider, at most ~25 frames."""
     import ipywidgets as w
-    from workbook import scrub
+    from workbook.site import scrub
 
     s = w.IntSlider(value=7, min=1, max=1024, step=1)
     v = scrub.positions(s)

@@ -1,4 +1,4 @@
-"""lib/workbook/slides.py: RISE slide metadata that leaves everything nbval and the site read unchanged."""
+"""lib/workbook/notebooks/slides.py: RISE slide metadata that leaves everything nbval and the site read unchanged."""
 from __future__ import annotations
 
 import copy
@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import slides  # noqa: E402
+from workbook.notebooks import slides  # noqa: E402
 
 EXEMPLAR = ROOT / "chapters" / "ch28" / "28_3_roofline.ipynb"
 

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import slides  # noqa: E402
+from workbook.notebooks import slides  # noqa: E402
 
 MD = ROOT / "chapters" / "ch28" / "28_5_collectives.md"
 
@@ -74,7 +74,7 @@ def test_the_command_for_the_other_chapters_adds_only_slide_metadata(tmp_path):
     """`workbook slides --source chapters` (the integrator's one command), on a copy of §28.3's pair:
     every cell's source stays, the slide types match the executed twin's, the twin still matches its
     source's recorded hash, and a second run changes nothing."""
-    from workbook.nb import cell_sources, sha
+    from workbook.notebooks.nb import cell_sources, sha
 
     src = ROOT / "chapters" / "ch28" / "28_3_roofline.md"
     for suffix in (".md", ".ipynb"):

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = sorted(p for p in (ROOT / "chapters").rglob("*.md") if p.parent != ROOT / "chapters")
 SECTIONS = [p for p in CHAPTERS if not p.name.startswith("00_")]
 def _generated_pages():
-    from workbook.reference_pages import PAGES
+    from workbook.site.reference_pages import PAGES
     return set(PAGES)
 
 

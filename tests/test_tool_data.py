@@ -2,7 +2,7 @@
 
 - A panel carries its title, knobs and parts as attributes and in its saved widget state; the site
   and the instructor guide read those, not the heading's HTML or the cell's source.
-- One reader of exercise ids (``workbook.exercise_ids``) for code and for headings.
+- One reader of exercise ids (``workbook.notebooks.exercise_ids``) for code and for headings.
 - The exercise generator moves each closed panel after its exercise's last check from what it
   recorded while making the cells (it used to re-read its own output and skip the cell after a
   moved one).
@@ -16,8 +16,9 @@ import json
 import nbformat
 import pytest
 
-from workbook import nb as nbtool
-from workbook.exercise_ids import ids_in_code, ids_in_headings
+from workbook.notebooks import nb as nbtool
+from workbook.classroom import exercises as student_nbs
+from workbook.notebooks.exercise_ids import ids_in_code, ids_in_headings
 
 
 def test_ids_in_code_reads_calls_not_text():
@@ -57,7 +58,7 @@ def test_panels_move_after_their_last_check_and_none_is_skipped():
     cells = [intro, p1, p2, other, c1, c2, after]
     panel_of = {id(p1): "1.1", id(p2): "1.1", id(other): "2.1"}
     checked = {id(c1): {"1.1"}, id(c2): {"1.1"}}
-    got = nbtool._panels_after_their_checks(cells, panel_of, checked)
+    got = student_nbs._panels_after_their_checks(cells, panel_of, checked)
     # both 1.1 panels (the old loop skipped the second) follow the last 1.1 check; 2.1 has no check: stays
     assert [c.source for c in got] == [c.source for c in (intro, other, c1, c2, p1, p2, after)]
 

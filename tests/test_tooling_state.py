@@ -17,7 +17,7 @@ from pathlib import Path
 import workbook
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOLS = sorted((ROOT / "lib" / "workbook").glob("*.py"))
+TOOLS = sorted((ROOT / "lib" / "workbook").rglob("*.py"))
 FINDERS = {"repo_root", "find_root"}
 
 
@@ -82,16 +82,19 @@ def test_no_tool_reads_a_private_name_of_the_library():
 
 
 def test_using_root_moves_every_tool_and_restores(tmp_path):
-    from workbook import instructor, nb, site
+    from workbook.classroom import instructor
+    from workbook.notebooks import nb
+    from workbook.classroom import exercises as student_nbs
+    from workbook.site import build as site
 
     before = workbook.repo_root()
     with workbook.using_root(tmp_path):
         assert workbook.repo_root() == tmp_path.resolve()
-        assert nb.manifest_path() == tmp_path.resolve() / "exercises" / ".generated.json"
+        assert student_nbs.manifest_path() == tmp_path.resolve() / "exercises" / ".generated.json"
         assert site.build_dir() == tmp_path.resolve() / "_build"
         assert instructor.guides_dir() == tmp_path.resolve() / "instructor"
         with workbook.using_root(tmp_path / "inner"):
-            assert nb.manifest_path().parent.parent.name == "inner"
+            assert student_nbs.manifest_path().parent.parent.name == "inner"
         assert workbook.repo_root() == tmp_path.resolve()
     assert workbook.repo_root() == before
 
@@ -100,10 +103,10 @@ def test_the_checkout_follows_the_environment_after_import(tmp_path):
     # a process that imported the tools first and was pointed elsewhere afterwards
     (tmp_path / "book.yml").write_text("title: x\n")
     (tmp_path / "solutions").mkdir()
-    code = ("import os, workbook, workbook.nb as nb\n"
+    code = ("import os, workbook, workbook.classroom.exercises as student_nbs\n"
             "a = workbook.repo_root()\n"
             f"os.environ['WORKBOOK_ROOT'] = {str(tmp_path)!r}\n"
-            "print(a != workbook.repo_root(), nb.manifest_path().parent.parent == workbook.repo_root())\n")
+            "print(a != workbook.repo_root(), student_nbs.manifest_path().parent.parent == workbook.repo_root())\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT / "lib")}
     env.pop("WORKBOOK_ROOT", None)
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True)

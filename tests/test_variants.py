@@ -1,4 +1,4 @@
-"""lib/workbook/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
+"""lib/workbook/classroom/variants.py: a seeded variant per student of a roster, graded against that student's inputs.
 
 The expected answers come from the answer key (the solution notebooks); what is tested here is
 that each student's inputs stay inside the exercise's declared ranges and valid region, differ
@@ -17,7 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from workbook import answer_key, grade, variants
+from workbook.classroom import answer_key
+from workbook.classroom import grade
+from workbook.classroom import variants
 from fleetcalc.core.units import Q_
 
 ROSTER = ["s001", "s002", "s003"]

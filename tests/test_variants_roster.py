@@ -1,4 +1,4 @@
-"""Variants worth issuing (lib/workbook/variants.py) and graded without a roster (lib/workbook/grade.py).
+"""Variants worth issuing (lib/workbook/classroom/variants.py) and graded without a roster (lib/workbook/classroom/grade.py).
 
 By hand: Exercise 28.8 (Eq. 28.16): a 4 KiB request stream reaches min(link, IOPS x 4 KiB); the
 book's link is 1 GiB/s = 1024 MiB/s and 5000 IOPS give 5000 x 4 KiB/s = 19.53125 MiB/s.
@@ -13,7 +13,9 @@ import nbformat
 import pytest
 
 import workbook
-from workbook import answer_key, grade, variants
+from workbook.classroom import answer_key
+from workbook.classroom import grade
+from workbook.classroom import variants
 from fleetcalc.core.units import Q_
 
 KEY = answer_key.all_exercises()

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-from workbook import nb as nbtool
+from workbook.notebooks import nb as nbtool
+from workbook.classroom import exercises as student_nbs
 
 from fleetcalc.core.catalog import entries  # noqa: E402
 
@@ -19,7 +20,7 @@ def test_every_source_has_a_matching_executed_twin():
 
 
 def test_exercises_are_what_solutions_generate():
-    assert nbtool.generate_exercises(check=True) == 0
+    assert student_nbs.generate_exercises(check=True) == 0
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=IDS)
@@ -49,13 +50,13 @@ def test_solutions_keep_their_checks_outside_the_solution_region():
     for path in sorted((ROOT / "solutions").rglob("*.md")):
         for cell in nbtool.read_md(path).cells:
             src = cell.source
-            if nbtool.BEGIN in src:
-                region = src.split(nbtool.BEGIN, 1)[1].split(nbtool.END, 1)[0]
+            if student_nbs.BEGIN in src:
+                region = src.split(student_nbs.BEGIN, 1)[1].split(student_nbs.END, 1)[0]
                 assert "check(" not in region, f"{path.name}: check() must follow the solution region"
 
 
 def test_strip_solution_code_makes_stubs():
     src = "x = 1\n# BEGIN SOLUTION\na = f(x)\nb, c = a, 2\n# END SOLUTION\ncheck('1', 'a', a)"
-    assert nbtool.strip_solution_code(src) == "x = 1\na = ...  # your answer\nb = ...  # your answer\nc = ...  # your answer\ncheck('1', 'a', a)"
+    assert student_nbs.strip_solution_code(src) == "x = 1\na = ...  # your answer\nb = ...  # your answer\nc = ...  # your answer\ncheck('1', 'a', a)"
     with pytest.raises(ValueError, match="unclosed"):
-        nbtool.strip_solution_code("# BEGIN SOLUTION\na = 1")
+        student_nbs.strip_solution_code("# BEGIN SOLUTION\na = 1")

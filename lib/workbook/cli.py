@@ -15,18 +15,18 @@ import workbook
 
 # command: (module, arguments put in front of the user's, one line for --help)
 COMMANDS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "execute": ("nb", ("execute",), "execute notebooks from their .md sources into .ipynb twins (skips fresh ones; --rerun)"),
-    "exercises": ("nb", ("exercises",), "regenerate exercises/ from solutions/ (never overwrites a student's edits)"),
-    "pairs": ("nb", ("pairs",), "report .md/.ipynb pairs whose cells differ"),
-    "site": ("site", (), "the static sites and the JupyterLite build: site build|stage|lite"),
-    "grade": ("grade", (), "grade a folder of submitted notebooks (grades.csv + feedback/)"),
-    "variants": ("variants", (), "a seeded variant per student of a roster, and its answer key"),
-    "instructor": ("instructor", (), "refresh the instructor guides' generated blocks (--check: stale?)"),
-    "slides": ("slides", (), "RISE slide metadata of the executed notebooks (--check: stale?)"),
-    "bench": ("bench", (), "the performance benchmark (bench/results.md)"),
-    "reference-pages": ("reference_pages", (), "glossary and cited source lines of the reference pages"),
-    "scrub": ("scrub", (), "render the site's static panel frames (render|stats)"),
-    "panels": ("panel_harness", (), "list every panel of the notebooks and the cells that fail"),
+    "execute": ("notebooks.nb", ("execute",), "execute notebooks from their .md sources into .ipynb twins (skips fresh ones; --rerun)"),
+    "exercises": ("classroom.exercises", (), "regenerate exercises/ from solutions/ (never overwrites a student's edits)"),
+    "pairs": ("notebooks.nb", ("pairs",), "report .md/.ipynb pairs whose cells differ"),
+    "site": ("site.build", (), "the static sites and the JupyterLite build: site build|stage|lite"),
+    "grade": ("classroom.grade", (), "grade a folder of submitted notebooks (grades.csv + feedback/)"),
+    "variants": ("classroom.variants", (), "a seeded variant per student of a roster, and its answer key"),
+    "instructor": ("classroom.instructor", (), "refresh the instructor guides' generated blocks (--check: stale?)"),
+    "slides": ("notebooks.slides", (), "RISE slide metadata of the executed notebooks (--check: stale?)"),
+    "bench": ("bench.run", (), "the performance benchmark (bench/results.md)"),
+    "reference-pages": ("site.reference_pages", (), "glossary and cited source lines of the reference pages"),
+    "scrub": ("site.scrub", (), "render the site's static panel frames (render|stats)"),
+    "panels": ("site.panel_harness", (), "list every panel of the notebooks and the cells that fail"),
 }
 
 

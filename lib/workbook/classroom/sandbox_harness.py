@@ -1,6 +1,6 @@
 """Runs inside a submission's sandbox: the notebook's code cells in one IPython shell, then its answers.
 
-    python -I -S sandbox_harness.py CONFIG.json      (started by ``lib/workbook/sandbox.py``)
+    python -I -S sandbox_harness.py CONFIG.json      (started by ``lib/workbook/classroom/sandbox.py``)
 
 CONFIG names the cells file, the answer variables, the import path (the calculator library and the
 environment's site-packages, both read-only in the sandbox) and the file descriptor of the report.

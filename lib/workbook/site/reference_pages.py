@@ -10,7 +10,7 @@
 * notation: the symbol table of lib/fleetcalc/core/notation.py;
 * formula sheets, one per chapter: every declared equation its sections compute with.
 
-workbook/site.py calls :func:`generate` for each site; the pages land in _build/.stage/<site>/reference/.
+workbook/site/build.py calls :func:`generate` for each site; the pages land in _build/.stage/<site>/reference/.
 
     workbook reference-pages glossary-lines --seeds /path/to/seeds
     workbook reference-pages cited-lines --seeds /path/to/seeds

@@ -3,7 +3,7 @@
 Each solution notebook ``solutions/<chapter>/<set>.md`` has one code cell tagged ``answer-key``
 that registers its exercises (``fleetcalc.ui.exercises.register``). This module runs those cells in
 the instructor's process, for the generator (``workbook exercises``), the variants
-(``lib/workbook/variants.py``), the grader (``lib/workbook/grade.py``) and the instructor guide. The key is never
+(``lib/workbook/classroom/variants.py``), the grader (``lib/workbook/classroom/grade.py``) and the instructor guide. The key is never
 written into ``exercises/``: a student notebook gets :func:`publish_source` instead (the inputs and
 sealed self-checks).
 
@@ -135,7 +135,7 @@ def publish_source(ex, inputs: dict | None = None, salt: str = "") -> str:
     over = dict(inputs or {})
     inputs = {**ex.inputs, **over}
     if over:
-        from workbook.variants import restate
+        from workbook.classroom.restate import restate
     else:
         def restate(text, book, mine):
             return text

@@ -143,7 +143,7 @@ def apply(path: Path, check: bool = False) -> bool:
     nb = nbformat.reads(before, as_version=4)
     add_slide_metadata(nb)
     after = nbformat.writes(nb)
-    if not after.endswith("\n"):   # what nbformat.write (lib/workbook/nb.py) does
+    if not after.endswith("\n"):   # what nbformat.write (lib/workbook/notebooks/nb.py) does
         after += "\n"
     if after == before:
         return False
@@ -186,7 +186,7 @@ def apply_source(md: Path, check: bool = False) -> bool:
 def _follow_twin(md: Path, before: str, after: str) -> None:
     """The executed twin records the hash of the source it was built from (``workbook execute``
     refuses to overwrite a twin edited since); only slide metadata changed, so it still matches."""
-    from workbook.nb import sha
+    from workbook.notebooks.files import sha
 
     twin = md.with_suffix(".ipynb")
     if not twin.exists():

@@ -10,16 +10,16 @@ submission and graded part, or one row with its status for a submission that cou
 
 How a submission is judged
 * The grader reads each ``.ipynb`` once (its sha256 is taken from those bytes) and hands only its
-  code cells to a fresh sandbox (``lib/workbook/sandbox.py``: bubblewrap, with new user, PID and
+  code cells to a fresh sandbox (``lib/workbook/classroom/sandbox.py``: bubblewrap, with new user, PID and
   network namespaces; the calculator library and the Python environment read-only; its own small
   ``/tmp`` and working folder; a memory cap, default 2 GiB, a process cap, a CPU-time cap and the
   wall-clock limit ``--timeout`` for the whole notebook, default 60 s). There a harness
-  (``lib/workbook/sandbox_harness.py``) runs the cells top to bottom in one IPython shell (cells
+  (``lib/workbook/classroom/sandbox_harness.py``) runs the cells top to bottom in one IPython shell (cells
   that raise do not stop the run; panels and self-checks are stubbed out, they are not graded).
 * Then the harness writes the answer variables (the part names of the set's exercises) as plain
   numbers and unit names to a file descriptor the grader opened; the grader parses that report
   strictly (``sandbox.parse_report``) and judges the values here, in the grader's process, with the
-  key built from the solution notebooks (``lib/workbook/answer_key.py``). Nothing the notebook prints
+  key built from the solution notebooks (``lib/workbook/classroom/answer_key.py``). Nothing the notebook prints
   counts, nothing it redefines (``check``, the check cells, the library) reaches the key, and a
   forged report can claim only this submission's own answer values, as assigning them would.
 * Which exercise set: the notebook's ``fleetcalc.exercise_set`` metadata, else the generated
@@ -73,7 +73,7 @@ import csv
 import hashlib
 import io
 import json
-import math
+
 import os
 import re
 import sys
@@ -82,8 +82,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from workbook import repo_root, sandbox
-from workbook.exercise_ids import ids_in_code
+from workbook import repo_root
+from workbook.classroom import sandbox
+from workbook.classroom.roster import read_people, read_roster  # noqa: F401  (read_roster: the grader's API)
+from workbook.notebooks.exercise_ids import ids_in_code
 
 COLUMNS = ["submission", "exercise", "part", "score", "max_score", "status"]
 
@@ -142,49 +144,6 @@ def identify_student(path: Path, nb, roster: list[str] | None) -> str | None:
             return token
     meta = (nb.get("metadata") or {}).get("fleetcalc") or {}
     return meta.get("student") if meta.get("student") in ids else None
-
-
-def read_roster(path: Path) -> list[str]:
-    """Student ids from a roster CSV (a column named ``id``, ``student`` or ``student_id``; else the first)."""
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.reader(f))
-    if not rows:
-        raise ValueError(f"roster {path} is empty")
-    header = [h.strip().lower() for h in rows[0]]
-    col = next((header.index(h) for h in ("id", "student_id", "student") if h in header), None)
-    body = rows[1:] if col is not None else rows
-    col = col or 0
-    ids = [r[col].strip() for r in body if len(r) > col and r[col].strip()]
-    bad = [i for i in ids if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9.\-]*", i)]
-    if bad:
-        raise ValueError(f"roster {path}: student ids may hold letters, digits, '.' and '-' only; got {bad[:3]}")
-    if len(set(ids)) != len(ids):
-        dup = [i for i, n in collections.Counter(ids).items() if n > 1]
-        raise ValueError(f"roster {path}: student id(s) listed twice: {dup[:3]}")
-    return ids
-
-
-def read_people(path: Path) -> dict[str, dict]:
-    """{student id: {"name", "email", "sis_id", "canvas_id", "section"}} from a roster CSV (the
-    optional columns ``name`` (or ``first``/``last`` names), ``email``, ``sis_id``, ``canvas_id``,
-    ``section``; missing ones are empty)."""
-    ids = read_roster(path)
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if not rows or not any(h and h.strip().lower() in ("id", "student_id", "student") for h in rows[0]):
-        return {i: {} for i in ids}
-    out = {}
-    for r in rows:
-        r = {(k or "").strip().lower(): (v or "").strip() for k, v in r.items()}
-        sid = r.get("id") or r.get("student_id") or r.get("student")
-        if not sid:
-            continue
-        name = r.get("name") or " ".join(x for x in (r.get("first name") or r.get("first", ""),
-                                                     r.get("last name") or r.get("last", "")) if x)
-        out[sid] = {"name": name, "email": r.get("email") or r.get("email address", ""),
-                    "sis_id": r.get("sis_id") or r.get("sis user id", ""), "canvas_id": r.get("canvas_id", ""),
-                    "section": r.get("section", "")}
-    return out
 
 
 def variant_of(nb) -> dict | None:
@@ -270,7 +229,7 @@ def _sha256(data: bytes) -> str:
 
 def _settings(set_name, limit, roster, seed, trusted, memory) -> str:
     """A digest of everything a grade depends on besides the submission (a resumed run must match it)."""
-    from workbook import answer_key
+    from workbook.classroom import answer_key
 
     src = repo_root() / "solutions" / f"{set_name}.md" if set_name else None
     key = _sha256(src.read_bytes()) if src is not None and src.is_file() else ""
@@ -301,7 +260,8 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
                  roster: list[str] | None = None, seed: int = 0, log=print, trusted: bool = False,
                  memory: int = sandbox.Limits.memory, out: Path | None = None, fresh: bool = False,
                  people: dict | None = None) -> list[dict]:
-    from workbook import answer_key, variants
+    from workbook.classroom import answer_key
+    from workbook.classroom import variants
 
     folder = Path(folder)
     if not folder.is_dir():
@@ -569,7 +529,7 @@ def sample_submissions(set_name: str, n: int, out: Path) -> list[Path]:
     import nbformat
 
     from fleetcalc.ui.exercises import magnitude_in
-    from workbook import answer_key
+    from workbook.classroom import answer_key
 
     exs = answer_key.load_set(repo_root() / "solutions" / f"{set_name}.md")
     want = {}

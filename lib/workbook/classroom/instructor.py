@@ -32,8 +32,8 @@ import nbformat
 
 from fleetcalc.core.ledger import Record, by_kind, read_ledger
 from workbook import repo_root
-from workbook.exercise_ids import ids_in_code, ids_in_headings
-from workbook.nb import saved_panels
+from workbook.notebooks.exercise_ids import ids_in_code, ids_in_headings
+from workbook.notebooks.files import saved_panels
 CHAPTERS = ("ch28", "v2_notation", "v2_ch1", "v2_ch2", "v2_ch3", "capstone")
 def guides_dir() -> Path:
     """The instructor guides' folder."""
@@ -226,7 +226,7 @@ def _id_key(ex_id: str):
 
 
 def exercises_block(chapter: str, secs: list[Section]) -> str:
-    from workbook.answer_key import all_exercises  # the key, from the solution notebooks' answer-key cells
+    from workbook.classroom.answer_key import all_exercises  # the key, from the solution notebooks' answer-key cells
 
     bank = {k: e for k, e in all_exercises().items() if e.chapter == chapter}
     cited: dict[str, list[Section]] = {}

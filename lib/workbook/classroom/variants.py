@@ -30,18 +30,21 @@ import csv
 import hashlib
 import inspect
 import io
-import json
 import math
 import random
 import sys
 from pathlib import Path
 
 from workbook import repo_root
-from workbook.exercise_ids import ids_in_headings
+from workbook.notebooks.exercise_ids import ids_in_headings
 
 import nbformat  # noqa: E402
 
-from workbook import answer_key
+from workbook.classroom import answer_key
+from workbook.classroom.exercises import to_exercise
+from workbook.classroom.restate import _magnitude, _num, _show, restate
+from workbook.classroom.roster import read_roster
+from workbook.notebooks.files import read_md
 from fleetcalc.ui import exercises as _ex
 from fleetcalc.core.units import Q_, Quantity
 
@@ -104,10 +107,6 @@ def draw_value(rng: random.Random, book_value, spec):
     if isinstance(book_value, Quantity):
         return Q_(mag, book_value.units)
     return mag
-
-
-def _magnitude(v) -> float:
-    return float(v.magnitude) if isinstance(v, Quantity) else float(v)
 
 
 def in_range(value, spec) -> bool:
@@ -264,72 +263,17 @@ def assign(ex, roster: list[str], seed: int) -> dict[str, tuple[dict, int]]:
 
 # ----------------------------------------------------------------------------- writing
 
-def _show(v) -> str:
-    if isinstance(v, Quantity):
-        unit = f"{v.units:~P}"
-        return f"{_magnitude(v):g} {unit}".strip()
-    return f"{v:g}" if isinstance(v, float) else str(v)
-
-
-def _num(x: float) -> str:
-    return f"{x:.10g}"
-
-
-def restate(text: str, book: dict, mine: dict) -> str:
-    """``text`` with each quoted book value of an input in ``mine`` replaced by the student's value
-    ("shrink to 90 s" -> "shrink to 540 s"): a number followed by its unit, or, for a plain number
-    of two digits or more, the number alone (with or without thousands separators)."""
-    import re
-
-    for name, new in mine.items():
-        old = book.get(name)
-        if old is None:
-            continue
-        m_old, m_new = _magnitude(old), _magnitude(new)
-        spellings = {f"{m_old:g}", f"{m_old:,g}"} if m_old != int(m_old) or abs(m_old) < 1e15 else {f"{m_old:g}"}
-        if m_old == int(m_old):
-            spellings |= {f"{int(m_old)}", f"{int(m_old):,}"}
-        if isinstance(old, Quantity):
-            units = {f"{old.units:~P}", f"{old.units:~D}", f"{old.units:~P}".replace("µ", "μ"),
-                     f"{old.units:~P}".replace(" ", "")}
-            units |= {u.replace("bit", "b") for u in units}
-            upat = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
-            for sp in sorted(spellings, key=len, reverse=True):
-                text = re.sub(rf"(?<![\w.,]){re.escape(sp)}(\s?|\u202f|\u00a0)({upat})(?![\w/])",
-                              lambda mm: f"{_fmt_like(m_new, mm.group(0))}{mm.group(1)}{mm.group(2)}", text)
-        elif abs(m_old) >= 1e9 and not isinstance(old, Quantity):   # parameter counts: "13B", "70 billion"
-            g_old, g_new = f"{m_old / 1e9:g}", f"{m_new / 1e9:.3g}"
-            text = re.sub(rf"(?<![\w.,]){re.escape(g_old)}(B\b|\s?billion\b)", lambda mm: g_new + mm.group(1), text)
-            for sp in sorted(spellings, key=len, reverse=True):
-                text = re.sub(rf"(?<![\w.,$]){re.escape(sp)}(?![\w]|[.,]\d)",
-                              lambda mm: _fmt_like(m_new, mm.group(0)), text)
-        elif len(str(int(abs(m_old)))) >= 2:
-            for sp in sorted(spellings, key=len, reverse=True):
-                text = re.sub(rf"(?<![\w.,$]){re.escape(sp)}(?![\w]|[.,]\d)",
-                              lambda mm: _fmt_like(m_new, mm.group(0)), text)
-    return text
-
-
-def _fmt_like(x: float, original: str) -> str:
-    """``x`` written the way the book wrote its value (thousands separators or not)."""
-    if x == int(x) and abs(x) < 1e15:
-        return f"{int(x):,}" if "," in original else f"{int(x)}"
-    return f"{x:,g}" if "," in original else f"{x:g}"
-
-
 def student_notebook(set_name: str, student: str, seed: int, draws: dict | None = None):
     """The set's student notebook with ``student``'s inputs and seals (not executed).
 
     ``draws``: {exercise id: skip} from :func:`assign` (default: each exercise's first draw)."""
     import re
 
-    from workbook import nb as nbtool
-
     src = repo_root() / "solutions" / f"{set_name}.md"
     exs = answer_key.load_set(src)
     draws = draws or {}
     overrides = {ex_id: student_inputs(ex, student, seed, draws.get(ex_id, 0)) for ex_id, ex in exs.items()}
-    nb = nbtool.to_exercise(nbtool.read_md(src), f"solutions/{set_name}.md", overrides=overrides,
+    nb = to_exercise(read_md(src), f"solutions/{set_name}.md", overrides=overrides,
                             salt=answer_key.salt_for(set_name, f"{student}/{seed}"),
                             meta={"student": student, "seed": seed,
                                   "draws": {k: v for k, v in sorted(draws.items()) if v}})
@@ -406,7 +350,6 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
 
 
 def main(argv=None) -> int:
-    from workbook.grade import read_roster
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--roster", required=True, help="roster CSV (a column id, student_id or student)")

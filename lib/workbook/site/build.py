@@ -10,7 +10,7 @@ What `build` does, per site (student, instructor):
    plain .md pages, site/index.md as the landing page, site/_static/;
    * every page with panels gets a note that a slider needs a running kernel;
    * static scrubbing: each panel of a chapter page gets a range under its picture that steps
-     its main knob through frames drawn at build time (lib/workbook/scrub.py renders them, in --jobs
+     its main knob through frames drawn at build time (lib/workbook/site/scrub.py renders them, in --jobs
      processes, cached under _build/.cache/scrub/; they are copied into _static/scrub/);
    * launch buttons at the top of every notebook page: JupyterLite (the `lite` build, opening
      that notebook) and Binder (book.yml `launch:`);
@@ -18,7 +18,7 @@ What `build` does, per site (student, instructor):
      PANEL_CSS is served as _static/fc-panels.css, and their title as data (``Panel.fleetcalc``);
    * student site: no solutions/; links into solutions/ point at the exercises/ twin instead;
    * instructor site: solutions/ included, each solution folded (click to show);
-2. writes the generated pages (number ledger, errata, glossary, notation: lib/workbook/reference_pages.py);
+2. writes the generated pages (number ledger, errata, glossary, notation: lib/workbook/site/reference_pages.py);
 3. copies the widget and MathJax JavaScript (npm packages, cached under _build/.cache/) into
    _static/, so the pages never load code from a CDN;
 4. writes _config.yml and _toc.yml into the staging folder and runs Sphinx with warnings as
@@ -47,7 +47,7 @@ import yaml
 
 from fleetcalc.core.ledger import MIME as LEDGER_MIME
 from workbook import ROOT_ENV, repo_root
-from workbook.nb import WIDGET_STATE, WIDGET_VIEW
+from workbook.notebooks.files import WIDGET_STATE, WIDGET_VIEW
 def build_dir() -> Path:
     """Where the sites are built."""
     return repo_root() / "_build"
@@ -463,8 +463,8 @@ def scrub_sources(pages: list[Page], book: dict) -> list[Path]:
 
 
 def render_frames(sources: list[Path], jobs: int = 2) -> int:
-    """Render the frames not yet cached, in ``jobs`` processes (lib/workbook/scrub.py). Returns rc."""
-    from workbook import scrub
+    """Render the frames not yet cached, in ``jobs`` processes (lib/workbook/site/scrub.py). Returns rc."""
+    from workbook.site import scrub
 
     keep = {scrub.cache_dir(p).name for p in sources}
     for old in sorted(scrub.frames_cache().glob("*")):        # frames of earlier versions of the notebooks
@@ -475,7 +475,7 @@ def render_frames(sources: list[Path], jobs: int = 2) -> int:
         return 0
     t0 = time.time()
     chunks = [todo[i::max(1, jobs)] for i in range(max(1, jobs))]
-    procs = [subprocess.Popen([sys.executable, "-m", "workbook.scrub", "render",
+    procs = [subprocess.Popen([sys.executable, "-m", "workbook.site.scrub", "render",
                                *[p.relative_to(repo_root()).as_posix() for p in c]], cwd=repo_root(), env=_child_env(),
                               stderr=subprocess.PIPE, text=True) for c in chunks if c]
     rc = 0
@@ -601,7 +601,7 @@ class SiteLinks:
 
 
 def page_title(pg: Page) -> str:
-    from workbook.reference_pages import notebook_title
+    from workbook.site.reference_pages import notebook_title
 
     if pg.src is None:
         m = re.search(r"^#\s+(.+?)\s*$", pg.text, re.M)
@@ -622,7 +622,7 @@ def site_links(pages: list[Page], book: dict, site: str) -> SiteLinks:
     for pg in pages:
         if pg.kind not in ("exercise", "solution") or pg.src is None:
             continue
-        from workbook.reference_pages import markdown_text
+        from workbook.site.reference_pages import markdown_text
 
         text = markdown_text(pg.src)
         refs = []
@@ -872,8 +872,8 @@ def stage_npm_assets(book: dict, st: Stager) -> None:
 
 def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, list[Part]]:
     book = book or load_book()
-    from workbook import reference_pages
-    from workbook import scrub as scrub_mod
+    from workbook.site import reference_pages
+    from workbook.site import scrub as scrub_mod
 
     root = stage_dir() / site
     st = Stager(root)
@@ -920,7 +920,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
                 st.copy(f, "_static/" + f.relative_to(static).as_posix())
     from fleetcalc.ui.widgets import PANEL_CSS  # one source for the panels' layout rules
 
-    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by lib/workbook/site.py. */\n"
+    st.write("_static/fc-panels.css", "/* Generated from fleetcalc.ui.widgets.PANEL_CSS by lib/workbook/site/build.py. */\n"
              + PANEL_CSS.lstrip())
     ext = repo_root() / "site" / "_ext"
     for f in sorted(ext.glob("*.py")):
@@ -933,7 +933,7 @@ def stage(site: str, book: dict | None = None, jobs: int = 1) -> tuple[Path, lis
             st.write(rel, text)
     missing = [d for d in generated if (root / (d + ".md")) not in st.written]
     if missing:
-        raise SystemExit(f"book.yml names generated pages that lib/workbook/reference_pages.py does not make: {missing}")
+        raise SystemExit(f"book.yml names generated pages that lib/workbook/site/reference_pages.py does not make: {missing}")
     st.write("_config.yml", yaml.safe_dump(_config(book, site), allow_unicode=True, sort_keys=False))
     st.write("_toc.yml", yaml.safe_dump(_toc(book, parts), allow_unicode=True, sort_keys=False))
     st.prune()
@@ -1007,7 +1007,7 @@ def build(sites: list[str], jobs: int = 2) -> int:
         while pending and len(procs) < max(1, jobs):
             s = pending.pop(0)
             log = open(build_dir() / f"{s}.log", "w")
-            procs[s] = (subprocess.Popen([sys.executable, "-m", "workbook.site", "_sphinx", s], cwd=repo_root(), env=_child_env(),
+            procs[s] = (subprocess.Popen([sys.executable, "-m", "workbook.site.build", "_sphinx", s], cwd=repo_root(), env=_child_env(),
                                          stdout=log, stderr=subprocess.PIPE, text=True), log)
         s = next(iter(procs))
         p, log = procs.pop(s)

@@ -2,7 +2,7 @@
 
 A static page has no kernel, so a panel there is a picture of its saved state. To let a reader
 still see the idea move, the site build runs each chapter notebook's code once more (in-process,
-with lib/workbook/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
+with lib/workbook/site/panel_harness.py), and for every panel moves its main knob (``panel(main=...)``, else
 its first knob) across the knob's range with every other knob at its starting value (the book's
 value). Each position gives one frame: the picture (lossless WebP) and the readout table (HTML).
 
@@ -181,7 +181,7 @@ def render_notebook(md: Path, force: bool = False) -> dict:
     man_path = out / "manifest.json"
     if man_path.is_file() and not force:
         return json.loads(man_path.read_text(encoding="utf-8"))
-    from workbook.panel_harness import collect
+    from workbook.site.panel_harness import collect
 
     t0 = time.perf_counter()
     res = collect(md)

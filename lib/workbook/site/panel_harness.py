@@ -12,7 +12,7 @@ marked ``after_failure``). Cells tagged ``raises-exception`` may raise.
 
     workbook panels [PATH.md ...]                    # list panels and failing cells (rc 1 on failures)
 
-    from workbook.panel_harness import collect, collect_all, notebook_sources
+    from workbook.site.panel_harness import collect, collect_all, notebook_sources
     for res in collect_all():
         for rec in res.panels: rec.panel.compute_at(B=4)
 """

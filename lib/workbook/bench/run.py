@@ -9,7 +9,7 @@ What it measures (targets in brackets; see bench/README.md):
 
 * ``import fleetcalc`` in a fresh interpreter, median of 5 (< 0.3 s), and the heaviest imports;
 * every panel of every chapter and solution notebook (collected without a kernel by
-  lib/workbook/panel_harness.py): each slider moved across its range (``--moves`` per slider, every
+  lib/workbook/site/panel_harness.py): each slider moved across its range (``--moves`` per slider, every
   option of a dropdown), as a student would; per update the panel appends an ``UpdateRecord``
   (compute, table and draw seconds; full draw or blit) to ``Panel.updates``. Median and p95 per
   panel: total (< 100 ms median, < 150 ms p95; median of the panels' medians < 30 ms) and
@@ -50,7 +50,7 @@ from pathlib import Path
 from workbook import repo_root
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-from workbook import panel_harness
+from workbook.site import panel_harness
 
 TARGETS = {"import_s": 0.3, "panel_median_ms": 100.0, "panel_p95_ms": 150.0, "median_of_medians_ms": 30.0,
            "compute_ms": 5.0, "notebook_s": 10.0,
@@ -419,7 +419,7 @@ def bench_builder_vs_interact(moves: int) -> dict:
 # ----------------------------------------------------------------------------- notebooks, tests, site
 
 def bench_notebooks(dirs, only: str | None) -> list[tuple[str, float, str]]:
-    from workbook import nb
+    from workbook.notebooks import nb
 
     rows = []
     for src in panel_harness.notebook_sources(dirs):
@@ -443,7 +443,8 @@ def bench_grading(n: int, set_name: str = "ch28/ex28_09_10", jobs: int = 2, repe
     """The grader over ``n`` sample submissions with isolation, and the sandbox's cost per submission."""
     import tempfile
 
-    from workbook import grade, sandbox
+    from workbook.classroom import grade
+    from workbook.classroom import sandbox
 
     ok, why = sandbox.available()
     if not ok:
@@ -462,7 +463,7 @@ def bench_grading(n: int, set_name: str = "ch28/ex28_09_10", jobs: int = 2, repe
         statuses = sorted({r["status"] for r in rows})
         nb, _ = grade.read_submission(sorted(subs.glob("*.ipynb"))[1])
         cells = grade.code_cells(nb)
-        names = [nm for ex in __import__("workbook.answer_key", fromlist=["x"]).load_set(
+        names = [nm for ex in __import__("workbook.classroom.answer_key", fromlist=["x"]).load_set(
             repo_root() / "solutions" / f"{set_name}.md").values() for nm in ex.answers]
         one = {True: [], False: []}
         for _ in range(repeats):
