@@ -22,6 +22,25 @@ LONGEST_FIRST = ("test_site.py", "test_live_lab.py", "test_exercise_run_all.py",
                  "test_grade.py", "test_variants_roster.py", "test_determinism.py", "test_slides.py")
 
 
+@pytest.fixture(autouse=True)
+def _own_exercise_session():
+    """Every test works on an exercise session of its own (key, cards, passes, panels, openers):
+    what one test or notebook registered never reaches the next, in any order."""
+    from fleetcalc.ui import exercises
+
+    with exercises.session() as s:
+        yield s
+
+
+@pytest.fixture
+def key_session(_own_exercise_session):
+    """The test's session holding the whole answer key (as a solution notebook's key cells leave it)."""
+    from workbook.classroom import answer_key
+
+    _own_exercise_session.key.update(answer_key.all_exercises())
+    return _own_exercise_session
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: builds a site, drives a browser or executes notebooks (left out of make test-fast)")
 

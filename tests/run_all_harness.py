@@ -8,6 +8,7 @@ OUT: per notebook, the cells that raised, and per part its status after the regi
 student mode also whether the check opened the exercise's panel and whether opening it changed
 any of the student's variables.
 """
+import contextlib
 import json
 import os
 import sys
@@ -29,8 +30,9 @@ def main(cfg_path, out_path):
     report = []
     for nbcfg in cfg["notebooks"]:
         shell.reset(new_session=False)
-        for reg in (fx._CARDS, fx._PASSED, fx._PANELS, fx._ON_PASS, fx._REGISTRY):
-            reg.clear()
+        sess = fx.Session()                 # this notebook's exercises only (as in a kernel of its own)
+        scope = contextlib.ExitStack()
+        scope.enter_context(fx.session(sess))
         nb = jupytext.read(nbcfg["path"], fmt="md:myst")
         errors = []
         for i, cell in enumerate([c for c in nb.cells if c.cell_type == "code"], 1):
@@ -56,7 +58,7 @@ def main(cfg_path, out_path):
         if cfg["mode"] == "student":
             for reg in nbcfg["regions"]:
                 before = {k: repr(v) for k, v in shell.user_ns.items() if not k.startswith("_")}
-                n_before = len(fx._ON_PASS.get(reg["ex_id"], ()))
+                n_before = len(sess.on_pass.get(reg["ex_id"], ()))
                 try:
                     for p in reg["parts"]:
                         fx.check(reg["ex_id"], p, shell.user_ns.get(p, ...))
@@ -66,6 +68,7 @@ def main(cfg_path, out_path):
                 after = {k: repr(v) for k, v in shell.user_ns.items() if not k.startswith("_")}
                 changed = sorted(k for k in before if after.get(k) != before[k])
                 opened[reg["ex_id"]] = {"panels": n_before, "error": err, "changed": changed}
+        scope.close()
         report.append({"path": nbcfg["path"], "errors": errors, "parts": parts, "opened": opened})
     json.dump(report, open(out_path, "w"), indent=1)
 

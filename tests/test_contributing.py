@@ -23,8 +23,6 @@ def test_contributing_has_its_examples():
 
 def test_every_python_example_runs(capsys, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
-    import fleetcalc.ui.exercises as fx
-    monkeypatch.setattr(fx, "_REGISTRY", {})   # the example registers 28.9: keep it out of other tests' key
     ns: dict = {}
     exec("from fleetcalc.notebook import *", ns)
     for i, block in enumerate(BLOCKS):

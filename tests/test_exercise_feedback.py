@@ -21,10 +21,9 @@ KEY = answer_key.all_exercises()
 
 
 @pytest.fixture(autouse=True)
-def _own_registry(monkeypatch):
-    """A notebook another test ran in this process may have left cards, passes and openers behind."""
-    for name in ("_CARDS", "_PASSED", "_PANELS", "_ON_PASS"):
-        monkeypatch.setattr(fx, name, {})
+def _the_key(key_session):
+    """Each test's own session (tests/conftest.py), holding the key: grade() judges against it."""
+    return key_session
 
 
 def _card(ex_id, salt="t"):

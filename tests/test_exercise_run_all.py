@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from workbook.classroom import answer_key
 from workbook.notebooks.exercise_ids import ids_in_code
-from workbook.notebooks.nb import BEGIN, END
+from workbook.classroom.exercises import BEGIN, END
 
 SETS = answer_key.load()
 

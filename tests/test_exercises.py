@@ -15,6 +15,12 @@ from fleetcalc.core.units import Q_
 KEY = answer_key.all_exercises()
 
 
+@pytest.fixture(autouse=True)
+def _the_key(key_session):
+    """Each test's own session (tests/conftest.py), holding the key: grade() judges against it."""
+    return key_session
+
+
 def test_expected_answers_are_computed_from_inputs():
     # Exercise 28.2 reference solution: 52; Exercise 28.3: 0.05 s, 0.05 s, 0.025 s
     assert KEY["28.2"].expected("B_min") == 52

@@ -36,8 +36,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fleetcalc.core.base_units import WHOLE, _wrap, base_factor, base_unit, kernel_result  # noqa: F401  (re-exported)
 from fleetcalc.core.units import Q_, Quantity
-from fleetcalc.core.validate import CEIL_TOLERANCE, InputError, as_count, ceil_count, magnitude, out
+from fleetcalc.core.validate import CEIL_TOLERANCE, InputError, ceil_count, magnitude
 
 __all__ = ["Param", "qty", "num", "amount", "whole", "fraction", "choice", "quantities", "anything", "one_value", "calculator",
            "is_calculator", "calculators_in", "record_calls", "WHOLE", "ceil_count", "CEIL_TOLERANCE", "base_factor", "base_unit", "kernel_inputs", "kernel_result"]
@@ -201,61 +202,6 @@ def anything(doc: str) -> Param:
     return Param("any", doc=doc)
 
 
-@functools.lru_cache(maxsize=None)
-def _base(unit: str) -> tuple[float, str]:
-    """(factor, unit): one ``unit`` is ``factor`` of the kernel's base unit for its dimension.
-
-    Base units are SI's, with bytes (not bits) for information and the workbook's own FLOP,
-    token, request, param, batch, device and currency unit: 1 GB -> (1e9, "byte"),
-    1 hour -> (3600, "second"), 1 Gbit/s -> (1.25e8, "byte / second").
-    """
-    q = Q_(1.0, unit).to_base_units()
-    factor = float(q.magnitude)
-    parts = []
-    for name, power in sorted(q.units._units.items()):
-        if name == "bit":
-            factor /= 8.0 ** power
-            name = "byte"
-        parts.append(name if power == 1 else f"{name} ** {power:g}")
-    return factor, " * ".join(parts)
-
-
-def base_factor(unit: str) -> float:
-    """How many base units one ``unit`` is (1e9 for "GB", 3600 for "hour"; see :func:`base_unit`)."""
-    return _base(unit)[0] if unit else 1.0
-
-
-def base_unit(unit: str) -> str:
-    """The base unit of ``unit``'s dimension that kernels compute in ("byte" for "GB")."""
-    return _base(unit)[1] if unit else ""
-
-
-#: ``returns=WHOLE``: the result is a whole number (devices, batches, objects), handed back as an
-#: int or an int array; the kernel computes it as a float (with :func:`~fleetcalc.core.validate.ceil_count`).
-WHOLE = "whole number"
-
-
-def _wrap(result, returns):
-    if returns is None:
-        return result
-    if returns == WHOLE:
-        return as_count(result)
-    if isinstance(returns, str):
-        if returns:
-            factor = base_factor(returns)
-            if factor != 1.0:
-                result = result / factor
-        return out(result, returns)
-    if isinstance(returns, dict):
-        missing = set(returns) ^ set(result)
-        if missing:
-            raise RuntimeError(f"kernel returned keys {sorted(result)}; declared {sorted(returns)}")
-        return {k: _wrap(result[k], u) for k, u in returns.items()}
-    if isinstance(returns, tuple):
-        return tuple(_wrap(r, u) for r, u in zip(result, returns, strict=True))
-    raise TypeError(f"returns must be a unit, a dict or a tuple of units, or None; got {returns!r}")
-
-
 def _returns_text(returns) -> str:
     if returns is None:
         return "see above"
@@ -369,13 +315,6 @@ def record_calls():
 def kernel_inputs(calc, *args, **kwargs) -> dict:
     """The arguments as ``calc.kernel`` receives them: checked, in base units, defaults filled in."""
     return calc.bind(*args, **kwargs)
-
-
-def kernel_result(calc, value, key=None):
-    """A kernel's base-unit result as the Quantity the checked call returns (``key`` for one
-    entry of a dict or tuple result)."""
-    returns = calc.returns if key is None else calc.returns[key]
-    return _wrap(value, returns)
 
 
 def is_calculator(obj) -> bool:

@@ -235,7 +235,7 @@ def _inside_unit(tree, const) -> bool:
 
 def _unit_value(name: str) -> float:
     """One ``name`` in base units: unit("day") is 86400 (s), unit("bit") is 0.125 (byte)."""
-    from fleetcalc.core.calculator import base_factor
+    from fleetcalc.core.base_units import base_factor
     return base_factor(name)
 
 
@@ -521,7 +521,7 @@ def equations_of(calc) -> list[Equation]:
 
 def work(calc, *args, **kwargs) -> WorkedStep:
     """The worked step of ``calc`` at these inputs (``calc.work(...)`` is the same)."""
-    from fleetcalc.core.calculator import kernel_result
+    from fleetcalc.core.base_units import kernel_result
     eqs = equations_of(calc)
     if not eqs:
         raise TypeError(f"{calc.__name__} declares no equation; it cannot show a worked step")

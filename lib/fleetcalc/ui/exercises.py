@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import contextlib
+import contextvars
 import inspect
 import math
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ import pint
 from fleetcalc.core.units import Quantity, fmt
 from fleetcalc.ui import units_feedback
 
-__all__ = ["Answer", "Exercise", "WorkedAnswer", "show_work", "register", "exercise", "check", "grade", "judge", "all_exercises",
+__all__ = ["Answer", "Exercise", "WorkedAnswer", "show_work", "register", "exercise", "check", "grade", "judge", "all_exercises", "Session", "session", "current",
            "Result", "publish", "part", "answer_first", "seal", "sealed_panel", "cards_loaded"]
 
 
@@ -132,7 +133,7 @@ def show_work(ex_id: str) -> None:
     """Display the worked steps of every graded part of a registered exercise (solutions only)."""
     from IPython.display import display
 
-    ex = _REGISTRY.get(ex_id)
+    ex = current().key.get(ex_id)
     if ex is None:
         raise KeyError(f"no exercise {ex_id!r} in the key; run the key cell first")
     for part in ex.answers:
@@ -145,36 +146,86 @@ def _show_inputs(inputs: dict) -> str:
     return ", ".join(f"{k} = {show(v)}" for k, v in inputs.items())
 
 
-_REGISTRY: dict[str, Exercise] = {}
+class Session:
+    """What one notebook's kernel (or one test, or one tool run) knows about its exercises: the key
+    its answer-key cells registered, the cards its student card cell published, which parts have
+    passed, the sealed panels and what opens each when its exercise passes.
+
+    Nothing of it is module state. A kernel's session hangs on its IPython shell (so two kernels
+    never see each other's); ``with session():`` makes a fresh one for a block (a test, a tool, a
+    harness running several notebooks in one process, one notebook at a time)."""
+
+    def __init__(self):
+        self.key: dict[str, Exercise] = {}
+        self.cards: dict[str, "Card"] = {}
+        self.passed: dict[str, set] = {}
+        self.panels: dict[str, str] = {}      # panel key -> its sealed source (a student's card cell)
+        self.on_pass: dict[str, dict] = {}    # exercise id -> {panel key: what to do when every part has passed}
+
+
+_ACTIVE: "contextvars.ContextVar[Session]" = contextvars.ContextVar("fleetcalc_exercise_session")
+_SHELL_ATTR = "fleetcalc_exercise_session"
+
+
+def current() -> Session:
+    """The session the calls of this context work on: the one :func:`session` opened, else the
+    running IPython kernel's (made on first use), else one made for this context."""
+    s = _ACTIVE.get(None)
+    if s is not None:
+        return s
+    try:
+        from IPython import get_ipython
+        shell = get_ipython()
+    except ImportError:   # pragma: no cover - IPython comes with the notebook extra
+        shell = None
+    if shell is not None:
+        s = getattr(shell, _SHELL_ATTR, None)
+        if s is None:
+            s = Session()
+            setattr(shell, _SHELL_ATTR, s)
+        return s
+    s = Session()
+    _ACTIVE.set(s)
+    return s
+
+
+@contextlib.contextmanager
+def session(s: Session | None = None):
+    """``with session() as s:`` the block works on a fresh session (or ``s``), then the one before."""
+    s = Session() if s is None else s
+    token = _ACTIVE.set(s)
+    try:
+        yield s
+    finally:
+        _ACTIVE.reset(token)
 
 
 def register(ex: Exercise) -> Exercise:
-    """Add ``ex`` to the key (rerunning a key cell replaces its exercises)."""
-    _REGISTRY[ex.id] = ex
+    """Add ``ex`` to the session's key (rerunning a key cell replaces its exercises)."""
+    current().key[ex.id] = ex
     return ex
 
 
 def all_exercises() -> dict[str, Exercise]:
-    """The exercises whose key cells ran in this process (none in a student's kernel)."""
-    return dict(_REGISTRY)
+    """The exercises whose key cells ran in this session (none in a student's kernel)."""
+    return dict(current().key)
 
 
 @contextlib.contextmanager
 def collecting():
     """``with collecting() as found:`` the exercises registered inside the block, in order.
 
-    The key as it stood is kept aside while the block runs and comes back afterwards, with what the
-    block registered added (the tools run one solution's key cell at a time this way)."""
-    before = dict(_REGISTRY)
-    _REGISTRY.clear()
+    The block runs in a session of its own, so a key cell sees no other notebook's exercises; what
+    it registered is added to the session around it afterwards (the tools run one solution's key
+    cell at a time this way)."""
+    outer = current()
     found: dict[str, Exercise] = {}
-    try:
-        yield found
-    finally:
-        found.update(_REGISTRY)
-        _REGISTRY.clear()
-        _REGISTRY.update(before)
-        _REGISTRY.update(found)
+    with session() as inner:
+        try:
+            yield found
+        finally:
+            found.update(inner.key)
+    outer.key.update(found)
 
 
 # ----------------------------------------------------------------------------- judging
@@ -264,9 +315,10 @@ def judge(ex_id: str, label: str, answer, want: float, unit: str = "", rel: floa
 
 def grade(ex_id: str, part: str, answer, inputs: dict | None = None) -> Result:
     """Grade ``answer`` to ``part`` against the key (``inputs`` overrides some inputs: a variant)."""
-    ex = _REGISTRY.get(ex_id)
+    key = current().key
+    ex = key.get(ex_id)
     if ex is None:
-        raise KeyError(f"no exercise {ex_id!r} in the key; known: {sorted(_REGISTRY)}")
+        raise KeyError(f"no exercise {ex_id!r} in the key; known: {sorted(key)}")
     if part not in ex.answers:
         raise KeyError(f"exercise {ex_id} has no part {part!r}; parts: {list(ex.answers)}")
     spec = ex.answers[part]
@@ -388,55 +440,52 @@ class Card:
         return False
 
 
-_CARDS: dict[str, Card] = {}
-_PASSED: dict[str, set] = {}
-_PANELS: dict[str, str] = {}        # panel key -> its sealed source (a student's card cell)
-_ON_PASS: dict[str, dict] = {}      # exercise id -> {panel key: what to do when every part has passed}
-
-
 def publish(ex_id: str, title: str = "", *, inputs: dict, parts: dict, salt: str = "") -> Card:
     """Register the student's card for ``ex_id`` (what a student notebook runs instead of the key)."""
     card = Card(ex_id, title, dict(inputs), dict(parts), salt)
-    _CARDS[ex_id] = card
-    _PASSED.pop(ex_id, None)
+    s = current()
+    s.cards[ex_id] = card
+    s.passed.pop(ex_id, None)
     return card
 
 
 def sealed_panel(key: str, code: str) -> None:
     """Keep a panel's sealed source under ``key`` (``"28.9"``, ``"28.9#2"``) for :func:`answer_first`."""
-    _PANELS[key] = code
+    current().panels[key] = code
 
 
 def cards_loaded() -> None:
     """The one line a student's (collapsed) card cell prints."""
-    ids = ", ".join(_CARDS) or "none"
+    ids = ", ".join(current().cards) or "none"
     print(f"Exercise cards loaded: {ids}. Each exercise's inputs are in the cell that opens it "
           "(and in exercise(\"<id>\").inputs); its self-checks are sealed (this cell stays collapsed).")
 
 
 def exercise(ex_id: str):
     """The exercise's card (student notebook) or its key entry (solution notebook): ``.inputs``."""
-    if ex_id in _CARDS:
-        return _CARDS[ex_id]
-    if ex_id in _REGISTRY:
-        return _REGISTRY[ex_id]
+    s = current()
+    if ex_id in s.cards:
+        return s.cards[ex_id]
+    if ex_id in s.key:
+        return s.key[ex_id]
     raise KeyError(f"no exercise {ex_id!r}; run the notebook's cells from the top (known: "
-                   f"{sorted(set(_CARDS) | set(_REGISTRY))})")
+                   f"{sorted(set(s.cards) | set(s.key))})")
 
 
 def check(ex_id: str, part: str, answer, inputs: dict | None = None) -> None:
     """Print whether ``answer`` to ``part`` of exercise ``ex_id`` is right (never raises on ...)."""
-    if ex_id in _CARDS and inputs is None:
-        card = _CARDS[ex_id]
+    s = current()
+    if ex_id in s.cards and inputs is None:
+        card = s.cards[ex_id]
         if part not in card.parts:
             raise KeyError(f"exercise {ex_id} has no part {part!r}; parts: {list(card.parts)}")
         before = passed(ex_id)
         res = card.check(part, answer)
-        done = _PASSED.setdefault(ex_id, set())
+        done = s.passed.setdefault(ex_id, set())
         (done.add if res else done.discard)(part)
         print(res.message)
         if passed(ex_id) and not before:
-            for opener in list(_ON_PASS.get(ex_id, {}).values()):
+            for opener in list(s.on_pass.get(ex_id, {}).values()):
                 opener()
         return
     res = grade(ex_id, part, answer, inputs=inputs)
@@ -445,8 +494,9 @@ def check(ex_id: str, part: str, answer, inputs: dict | None = None) -> None:
 
 def passed(ex_id: str) -> bool:
     """Whether every graded part of ``ex_id`` has passed its check in this kernel."""
-    card = _CARDS.get(ex_id)
-    return bool(card and card.parts) and _PASSED.get(ex_id, set()) >= set(card.parts)
+    s = current()
+    card = s.cards.get(ex_id)
+    return bool(card and card.parts) and s.passed.get(ex_id, set()) >= set(card.parts)
 
 
 HIDDEN = "hidden until your answers pass"
@@ -483,7 +533,8 @@ def answer_first(key: str | None, code: str | None = None, prompt: str = "") -> 
     from IPython.display import display
 
     ex_id = (key or "").split("#")[0] or None
-    code = code if code is not None else _PANELS.get(key or "")
+    sess = current()                     # the panel, its opener and its card live in this kernel's session
+    code = code if code is not None else sess.panels.get(key or "")
     if code is None:
         raise KeyError(f"no sealed panel {key!r}: run the notebook's cells from the top")
     source = zlib.decompress(binascii.unhexlify(code)).decode("utf-8")
@@ -502,7 +553,7 @@ def answer_first(key: str | None, code: str | None = None, prompt: str = "") -> 
         exec("from fleetcalc.notebook import *", ns)    # what every notebook's setup cell imports
         if shell is not None:
             ns.update(shell.user_ns)
-        card = _CARDS.get(ex_id) if ex_id else None
+        card = sess.cards.get(ex_id) if ex_id else None
         if card is not None:
             ns.update(card.inputs)
         tree = ast.parse(source)
@@ -556,7 +607,7 @@ def answer_first(key: str | None, code: str | None = None, prompt: str = "") -> 
     box = widgets.VBox([note, button])
     refresh()
     if ex_id:
-        _ON_PASS.setdefault(ex_id, {})[key] = on_pass     # a re-run panel cell replaces its opener
+        sess.on_pass.setdefault(ex_id, {})[key] = on_pass     # a re-run panel cell replaces its opener
     if ex_id and passed(ex_id):
         open_panel()
     display(box)

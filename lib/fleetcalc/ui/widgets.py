@@ -35,6 +35,7 @@ import inspect
 import io
 import math
 import time
+import contextvars
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,8 +54,10 @@ MAX_VISIBLE_KNOBS = 5
 
 # Every live panel, held weakly: a panel (and its figure) goes away when the notebook drops it.
 _LIVE: "weakref.WeakSet[Panel]" = weakref.WeakSet()
-# The lists of the open collect_panels() blocks, innermost last, with their draw flag.
-_COLLECTORS: list[tuple[list, bool]] = []
+# The lists of the open collect_panels() blocks of this context, innermost last, with their draw
+# flag: a tuple per context (a block opened in one thread or task is not another's).
+_COLLECTORS: "contextvars.ContextVar[tuple[tuple[list, bool], ...]]" = contextvars.ContextVar(
+    "fleetcalc_panel_collectors", default=())
 
 
 def live_panels() -> list["Panel"]:
@@ -75,11 +78,11 @@ def collect_panels(draw: bool = True) -> Iterator[list["Panel"]]:
     Blocks nest; every open block receives the panel.
     """
     made: list[Panel] = []
-    _COLLECTORS.append((made, draw))
+    token = _COLLECTORS.set(_COLLECTORS.get() + ((made, draw),))
     try:
         yield made
     finally:
-        _COLLECTORS.remove((made, draw))
+        _COLLECTORS.reset(token)
 
 
 @dataclass(frozen=True)
@@ -311,7 +314,7 @@ class Panel(widgets.VBox):
         self.results: dict = {}
         self.updates: list[UpdateRecord] = []  # one record per update, oldest first
         # False: the plot is never drawn (set by collect_panels(draw=False); checks of compute only)
-        self.drawing = all(d for _, d in _COLLECTORS)
+        self.drawing = all(d for _, d in _COLLECTORS.get())
         self._n_axes = axes
         self._figsize = figsize
         self._fig = None
@@ -363,7 +366,7 @@ class Panel(widgets.VBox):
             w.observe(self._on_change, names="value")
         self.update()
         _LIVE.add(self)
-        for made, _ in _COLLECTORS:
+        for made, _ in _COLLECTORS.get():
             made.append(self)
 
     @property

@@ -154,7 +154,7 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
     several times faster.
     """
     import jupytext
-    from fleetcalc.ui import widgets
+    from fleetcalc.ui import exercises, widgets
 
     path = Path(path).resolve()
     try:
@@ -169,7 +169,7 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
     out = io.StringIO()
     t0 = time.perf_counter()
     with _sandbox(path.parent), contextlib.redirect_stdout(out if quiet else sys.stdout), \
-            widgets.collect_panels(draw=draw) as made:
+            widgets.collect_panels(draw=draw) as made, exercises.session():   # its exercises, as in a kernel of its own
         for i, cell in enumerate(nb.cells):
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
