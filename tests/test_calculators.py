@@ -39,6 +39,10 @@ from strategies import array_of, malformed, outside, strategy, typical
 
 # Public physics functions that are not declared calculators, and why.
 PLAIN: dict[str, str] = {
+    "design.design": "the capstone's design chain: an ordered record of declared calculator calls, no formula of its own",
+    "design.device_figures": "a catalog look-up (peak, HBM, power of one device)",
+    "design.layouts": "a grid of memory.per_gpu_budget calls over tensor x pipeline layouts",
+    "design.summary_figures": "a design's figures in fixed units (for the summary panel's ratios)",
     "node.layout": "builds the node's component graph from the catalog (a structure, not a number)",
     "node.route": "the components a transfer passes (a list of names, not a number)",
     "node.crosses_socket": "whether a route crosses the socket link (a yes/no over node.route)",

@@ -8,7 +8,7 @@ FP16 vectors does 1 FLOP per 6 bytes (by hand).
 import pytest
 
 from fleetcalc.core.units import Q_
-from fleetcalc.ui.diagrams.ch28_roofline import Kernel, h100_kernels, h100_roofline, measured_roofline
+from fleetcalc.ui.diagrams.roofline import Kernel, h100_kernels, h100_roofline, measured_roofline
 from fleetcalc.ui.diagrams.draw import png
 
 

@@ -6,7 +6,7 @@ eight bits per byte); PCIe Gen5 x16 is about 64 GB/s per direction (Vol. 2 Ch. 2
 """
 import pytest
 
-from fleetcalc.ui.diagrams.ch28_units import LINKS, printed_vs_usable, usable_one_way
+from fleetcalc.ui.diagrams.links import LINKS, printed_vs_usable, usable_one_way
 from fleetcalc.ui.diagrams.draw import png
 
 

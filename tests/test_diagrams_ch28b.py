@@ -10,8 +10,9 @@ separate or isolated on a shared network).
 import pytest
 
 from fleetcalc.core.units import Q_
-from fleetcalc.ui.diagrams.ch28b_figures import (SHARED_CLASSES, SISTER_ROUTES, SISTER_STAGES, numa_affinity,
-                                                  prefetch_comparison, route_segments, traffic_classes)
+from fleetcalc.ui.diagrams.cluster import SHARED_CLASSES, traffic_classes
+from fleetcalc.ui.diagrams.node import SISTER_ROUTES, numa_affinity, route_segments
+from fleetcalc.ui.diagrams.pipeline import SISTER_STAGES, prefetch_comparison
 from fleetcalc.ui.diagrams.node import _positions, layout
 
 

@@ -6,6 +6,7 @@ Expected values are the book's printed numbers or hand calculations, not read ba
 import pytest
 
 from fleetcalc.ui.diagrams import fabric as F
+from fleetcalc.ui.diagrams import rails as rails_figures
 from fleetcalc.ui.diagrams.draw import png
 
 
@@ -17,7 +18,7 @@ def texts(fig):
 
 
 def test_rail_wiring_fig_3_9():
-    fig = F.rail_wiring()
+    fig = rails_figures.rail_wiring()
     t = texts(fig)
     # Vol. 2 §3.5 line 2839: 8 rails of 128 GPUs for 1,024 GPUs with 8 per node
     assert "8 rails of 128 GPUs" in t and "1,024 GPUs" in t
@@ -89,12 +90,12 @@ def test_bad_shapes_are_refused():
     with pytest.raises(ValueError, match="dims"):
         F.torus((4, 4, 4))
     with pytest.raises(ValueError, match="nodes_shown"):
-        F.rail_wiring(nodes_shown=9)
+        rails_figures.rail_wiring(nodes_shown=9)
 
 
 def test_legible():
     F.torus()  # warm-up (font cache)
-    for make in (F.rail_wiring, F.fat_tree, F.torus, lambda: F.incast_pfc(2)):
+    for make in (rails_figures.rail_wiring, F.fat_tree, F.torus, lambda: F.incast_pfc(2)):
         fig = make()
         sizes = [x.get_fontsize() for ax in fig.axes for x in ax.texts]
         assert min(sizes) >= 8

@@ -1,4 +1,4 @@
-"""The second set of Vol. 2 Ch. 3 figures (fleetcalc.ui.diagrams.v2ch3b_figures) print the
+"""The second set of Vol. 2 Ch. 3 figures (fleetcalc.ui.diagrams (by topic)) print the
 calculators' and the catalog's values. Expected values are the book's printed numbers or hand
 calculations (named beside each), not read back from the code."""
 
@@ -9,7 +9,7 @@ from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_
 from fleetcalc.physics import inference
 from fleetcalc.ui.diagrams import fabric as F
-from fleetcalc.ui.diagrams import v2ch3b_figures as B
+from fleetcalc.ui.diagrams import collectives as collectives_figures, fabric as fabric_figures, rails as rails_figures
 from fleetcalc.ui.diagrams.draw import png
 
 
@@ -33,7 +33,7 @@ def cables(fig):
 
 
 def test_rails_all_at_once():
-    fig = B.rails_by_step()
+    fig = rails_figures.rails_by_step()
     t = texts(fig)
     # line 2839: 1,024 GPUs in 8-GPU nodes -> 8 rails of 128 GPUs; 4 nodes x 8 GPUs = 32 cables
     assert "8 rails of 128 GPUs" in t and "every rail drawn" in t
@@ -43,27 +43,27 @@ def test_rails_all_at_once():
 
 
 def test_rails_step_lays_one_rail_at_a_time():
-    fig = B.rails_by_step(2)
+    fig = rails_figures.rails_by_step(2)
     # rails 0, 1 faint and rail 2 bold, one cable per node each: 3 rails x 4 nodes = 12 cables
     n, widths = cables(fig)
     assert n == 12 and len(widths) == 2
     assert "rail 2 bold: GPU 2 of every node" in texts(fig)
     with pytest.raises(ValueError):
-        B.rails_by_step(8)                   # rails are 0..7 for 8-GPU nodes
+        rails_figures.rails_by_step(8)                   # rails are 0..7 for 8-GPU nodes
 
 
 def test_rails_small_multiples_and_panel_plot():
-    fig = B.rails_small_multiples((0, 7))
+    fig = rails_figures.rails_small_multiples((0, 7))
     assert len(fig.axes) == 2
     assert cables(fig)[0] == 4 + 32          # step 1: one rail (4 cables); step 8: all 8 rails
     from matplotlib.figure import Figure
     ax = Figure().add_subplot()
-    B.rails_step_plot(ax, {"step": 0}, {})
+    rails_figures.rails_step_plot(ax, {"step": 0}, {})
     assert "rail 0 laid" in ax.get_title(loc="left")
 
 
 def test_rail_wiring_uses_the_one_drawing():
-    fig = F.rail_wiring()
+    fig = rails_figures.rail_wiring()
     t = texts(fig)
     # line 2825: 1 switch at 0.6 us vs 3 switches = 1.8 us
     assert cables(fig)[0] == 32 and "600 ns vs 1.8 us" in t
@@ -76,7 +76,7 @@ def test_torus_legend_names_the_colour_it_draws():
 def test_dp_race_ratio_does_not_move_with_the_model():
     peak = hw("h100_node.peak_fp16")
     T = inference.compute_time(Q_(5.00e13, "FLOP"), 0.5 * peak)          # line 2717-2719: 101.1 ms
-    fig = B.dp_race(N=1024, s_grad=Q_(4, "byte"), alpha=hw("ib_ndr.alpha"), beta=hw("ib_ndr.port_bandwidth"),
+    fig = collectives_figures.dp_race(N=1024, s_grad=Q_(4, "byte"), alpha=hw("ib_ndr.alpha"), beta=hw("ib_ndr.port_bandwidth"),
                     R_peak=peak, mfu=0.5, T_hold=T)
     t = texts(fig)
     # hand: 242.8 ms ring (line 2724) / 101.1 ms = 2.4 at every size when tokens per GPU are fixed
@@ -87,7 +87,7 @@ def test_dp_race_ratio_does_not_move_with_the_model():
 
 
 def test_torus_cut_in_fig_2_13_convention():
-    fig = B.torus_cut((4, 4))
+    fig = fabric_figures.torus_cut((4, 4))
     t = texts(fig)
     # hand: a 4 x 4 torus cut down the middle: 4 middle links + 4 wrap-arounds = 8; diameter 2 + 2 = 4
     assert "the cut crosses 8 links (orange)" in t and "4 middle links + 4 wrap-arounds" in t
@@ -95,4 +95,4 @@ def test_torus_cut_in_fig_2_13_convention():
     # §3.5 (line 2847): 16^3 = 4,096 nodes; cut 2 x 16 x 16 = 512; a fat-tree's N/2 = 2,048
     assert "4,096 nodes" in t and "cut 512 links" in t and "2,048" in t
     with pytest.raises(ValueError):
-        B.torus_cut((3, 4))
+        fabric_figures.torus_cut((3, 4))

@@ -138,6 +138,17 @@ def _sandbox(cwd: Path):
         plt.close("all")
 
 
+def _in_session(compute, sess):
+    """``compute`` run inside the notebook's exercise session (a kernel keeps its own for as long
+    as it runs; the harness's notebook ends with its block, so its panels carry it)."""
+    from fleetcalc.ui import exercises
+
+    def run(**inputs):
+        with exercises.session(sess):
+            return compute(**inputs)
+    return run
+
+
 def _to_python(source: str) -> str:
     if not any(line.lstrip().startswith(("%", "!")) for line in source.splitlines()):
         return source
@@ -169,7 +180,7 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
     out = io.StringIO()
     t0 = time.perf_counter()
     with _sandbox(path.parent), contextlib.redirect_stdout(out if quiet else sys.stdout), \
-            widgets.collect_panels(draw=draw) as made, exercises.session():   # its exercises, as in a kernel of its own
+            widgets.collect_panels(draw=draw) as made, exercises.session() as sess:   # its exercises, as in a kernel of its own
         for i, cell in enumerate(nb.cells):
             if cell.cell_type != "code" or not cell.source.strip():
                 continue
@@ -186,6 +197,7 @@ def collect(path: Path | str, quiet: bool = True, draw: bool = True) -> Notebook
                     res.failures.append(CellFailure(rel, i, f"{type(exc).__name__}: {exc}",
                                                     traceback.format_exc(limit=-6), bool(res.failures)))
             for n, p in enumerate(made[before:]):
+                p.compute = _in_session(p.compute, sess)   # a later move still sees this notebook's exercises
                 res.panels.append(PanelRecord(rel, i, p, n))
     res.seconds = time.perf_counter() - t0
     res.stdout = out.getvalue() if quiet else ""

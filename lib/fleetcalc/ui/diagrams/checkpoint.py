@@ -11,8 +11,12 @@ from __future__ import annotations
 from fleetcalc.physics.checkpoint import ObjectStore, restore_latest, write_checkpoint
 from fleetcalc.core.validate import InputError, count
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+import numpy as np
+from fleetcalc.core.units import Q_, fmt
+from fleetcalc.physics import reliability
+from fleetcalc.ui.diagrams.draw import figure_axes as _figure, finish_log_axes as _finish_log_axes
 
-__all__ = ["commit_path", "store_state"]
+__all__ = ["commit_path", "store_state", "checkpoint_interval"]
 
 
 def store_state(n_shards=8, *, old_step=1000, new_step=2000, crash_after=5, corrupt=None, run="run0"):
@@ -113,4 +117,34 @@ def commit_path(n_shards=8, *, old_step=1000, new_step=2000, crash_after=5, corr
     else:
         ax.text(2.45, 0.55, "restore → nothing verifiable", fontsize=8.5, color=PALETTE["fault"],
                 weight="bold", ha="center", va="center")
+    return fig
+
+
+def checkpoint_interval(C, mtbf_one, N, R_f=Q_(0, "s"),
+                        title: str = "Choosing the checkpoint interval from the right MTBF"):
+    """The waste fraction w(τ) = C/τ + τ/(2M) + R_f/M (``reliability.waste_fraction``, Eq. 28.23)
+    against the interval τ for the job's MTBF M = MTBF_one/N, with τ* = sqrt(2CM) (Young–Daly)
+    and the interval sqrt(2 C MTBF_one) that the per-device MTBF would suggest, √N times longer.
+    ``fig.tau_star``, ``fig.tau_naive`` (s), ``fig.w_star``, ``fig.w_naive`` (fractions)."""
+    M = reliability.mtbf_of_n(mtbf_one, N)
+    tau_star = reliability.young_daly_interval(C, M)
+    tau_naive = reliability.young_daly_interval(C, Q_(mtbf_one))
+    ts, tn = tau_star.to("s").magnitude, tau_naive.to("s").magnitude
+    tau = Q_(np.logspace(np.log10(ts / 30), np.log10(max(tn, ts) * 3), 300), "s")
+    w = reliability.waste_fraction(tau, C, M, R_f).to("").magnitude
+    w_star = float(reliability.waste_fraction(tau_star, C, M, R_f).to("").magnitude)
+    w_naive = float(reliability.waste_fraction(tau_naive, C, M, R_f).to("").magnitude)
+    fig, ax = _figure((6.4, 3.2))
+    ax.plot(tau.to("min").magnitude, np.minimum(w, 1.0) * 100, color=PALETTE["storage"], lw=2,
+            label="waste w(τ) with the job's MTBF (capped at 100 %)")
+    for t, ww, text, kind, dx in ((ts, w_star, "τ* from the job's MTBF", "memory", 6),
+                                  (tn, w_naive, "τ from one GPU's MTBF", "fault", -6)):
+        ax.axvline(t / 60, color=PALETTE[kind], lw=1.2, ls="--")
+        waste = f"waste {fmt(ww * 100, None, sig=2)} %" if ww < 1 else "waste ≥ 100 %: no save\ninterval completes on average"
+        ax.annotate(f"{text}\n{fmt(Q_(t, 's'), 'auto', sig=2)}: {waste}", (t / 60, min(ww, 1.0) * 100),
+                    xytext=(dx, -34 if ww >= 1 else 8), textcoords="offset points", fontsize=8,
+                    ha="left" if dx > 0 else "right")
+    ax.set_ylim(w_star * 100 / 2, 150)
+    _finish_log_axes(fig, ax, "checkpoint interval τ (minutes)", "share of time wasted (%)", title, "upper center")
+    fig.tau_star, fig.tau_naive, fig.w_star, fig.w_naive = ts, tn, w_star, w_naive
     return fig

@@ -21,9 +21,15 @@ from fleetcalc.core.units import fmt
 from fleetcalc.core.validate import InputError
 from fleetcalc.physics import collectives
 from fleetcalc.ui.diagrams.draw import PALETTE, canvas
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import magnitude
+from fleetcalc.physics import fabric
+from fleetcalc.ui.diagrams.draw import box, label
+from fleetcalc.physics import dp_ratio
+from fleetcalc.ui.diagrams.draw import figure_axes as _figure, plain_log as _plain_log
 
 __all__ = ["RingState", "RingDrawing", "ring_allreduce_state", "ring_steps", "draw_ring_state", "draw_tree",
-           "ring_phases", "ring_vs_tree_plot"]
+           "ring_phases", "ring_vs_tree_plot", "ring_traffic", "barrier", "dp_race"]
 
 
 @dataclass(frozen=True)
@@ -280,3 +286,119 @@ def ring_vs_tree_plot(axes, inputs, results):
 
     update(inputs, results)
     return update
+
+
+def ring_traffic(M, beta, alpha, N_values=(2, 4, 8, 64, 1024, 16_384),
+                 title: str = "A ring all-reduce as the ring grows"):
+    """Two panels against N (log x): left, the bytes each worker sends, 2(N-1)/N x M, which
+    levels off at 2M; right, the two terms of the time, the latency term 2(N-1)α, which grows
+    with N, and the bandwidth term, which does not (``collectives.ring_allreduce_terms``).
+    ``fig.sent`` holds bytes per worker and ``fig.latency``, ``fig.bandwidth`` the terms in s."""
+    N = np.array([int(magnitude("N_values", n, "", ge=2)) for n in N_values])
+    Ncurve = np.unique(np.logspace(np.log10(N.min()), np.log10(N.max()), 120).astype(int))
+    def terms(n):
+        t = collectives.ring_allreduce_terms(n, M, alpha, beta)
+        return t["latency"].to("s").magnitude, t["bandwidth"].to("s").magnitude
+    lat_c, bw_c = terms(Ncurve)
+    lat, bw = terms(N)
+    b = Q_(beta).to("byte/s").magnitude
+    m = Q_(M).to("byte").magnitude
+    fig, (a1, a2) = _figure((7.6, 3.0), ncols=2)
+    a1.plot(Ncurve, bw_c * b / 1e9, color=PALETTE["network"], lw=2)
+    a1.plot(N, bw * b / 1e9, "o", color=PALETTE["network"], ms=4)
+    a1.axhline(2 * m / 1e9, color=PALETTE["idle"], ls="--", lw=1)
+    a1.text(N.min(), 2 * m / 1e9 * 1.02, "2M: the limit", fontsize=8, va="bottom")
+    a1.set_ylim(0, 2.3 * m / 1e9)
+    a1.set_ylabel("GB sent per worker", fontsize=9)
+    a1.set_title("bytes per worker: 2(N−1)/N · M", fontsize=9)
+    a2.plot(Ncurve, lat_c, color=PALETTE["idle"], lw=2, label="latency term 2(N−1)α")
+    a2.plot(Ncurve, bw_c, color=PALETTE["network"], lw=2, label="bandwidth term 2(N−1)/N · M/β")
+    a2.set_yscale("log")
+    a2.set_ylabel("seconds", fontsize=9)
+    a2.set_title("time: which term grows with N", fontsize=9)
+    a2.legend(fontsize=7, loc="lower right")
+    for ax in (a1, a2):
+        ax.set_xscale("log")
+        ax.set_xlabel("workers N", fontsize=9)
+        ax.tick_params(labelsize=8)
+        ax.grid(True, alpha=0.25)
+    _plain_log(a1, "x")
+    _plain_log(a2)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.sent, fig.latency, fig.bandwidth = bw * b, lat, bw
+    return fig
+
+
+def barrier(compute_ms=(92, 97, 95, 99, 94, 96, 93, 130), step_label: str = "one step"):
+    """Workers' compute bars of different lengths, a barrier at the slowest, and the idle time of
+    everyone else shaded. ``compute_ms``: each worker's compute time (the last one the straggler)."""
+    times = [float(t) for t in compute_ms]
+    if not 2 <= len(times) <= 12:
+        raise ValueError(f"draw between 2 and 12 workers; got {len(times)}")
+    n = len(times)
+    t_max = max(times)
+    idle = [Q_(t_max - t, "ms") for t in times]
+    lost = sum(fabric.barrier_waste(1, d) for d in idle)
+    fast = sorted(times)[-2]
+    delay = Q_(t_max - fast, "ms")
+    w = 12.0
+    scale = (w - 3.0) / (t_max * 1.08)
+    fig, ax = canvas(w, n + 2.6, size=(8.0, 0.42 * n + 1.6),
+                     title=f"A barrier: {n} workers wait for the slowest ({step_label})")
+    for i, t in enumerate(times):
+        y = n - i + 0.6
+        label(ax, 0.9, y + 0.3, f"GPU {i}", fontsize=8)
+        kind = "fault" if t == t_max else "compute"
+        box(ax, 1.8, y, t * scale, 0.6, f"{t:g} ms", kind=kind, alpha=0.45, fontsize=7)
+        if t < t_max:
+            box(ax, 1.8 + t * scale, y, (t_max - t) * scale, 0.6, "", kind="idle", alpha=0.35)
+    xb = 1.8 + t_max * scale
+    ax.plot([xb, xb], [0.9, n + 1.4], color=PALETTE["network"], lw=2.2)
+    label(ax, xb, n + 1.75, "barrier: AllReduce starts", fontsize=8)
+    label(ax, w / 2, 0.45,
+          f"grey = idle: {fmt(lost, 'auto', sig=3)} of GPU-time lost; the straggler is {fmt(delay, 'ms', 0)} "
+          f"behind the next slowest, and {n - 1} GPUs wait for it", fontsize=8)
+    return fig
+
+
+def dp_race(models=(1.5e9, 70e9, 175e9), tokens_per_gpu=None, *, N, s_grad, alpha, beta, R_peak, mfu, T_hold):
+    """Compute and ring-AllReduce time per step for each model in ``models``, two ways.
+
+    Left: every model at ``tokens_per_gpu`` (default: the tokens that fill ``T_hold`` at the first
+    model, :func:`fleetcalc.physics.dp_ratio.tokens_for_compute`): both bars grow with P and the
+    printed ratio hardly moves. Right: compute held at ``T_hold`` for every model, as the text does
+    at 70B: only the AllReduce grows, and the ratio with it."""
+    from matplotlib.figure import Figure
+
+    models = np.asarray(models, float)
+    if tokens_per_gpu is None:
+        tokens_per_gpu = dp_ratio.tokens_for_compute(models[0], T_hold, R_peak, mfu)
+    args = dict(N=N, s_grad=s_grad, alpha=alpha, beta=beta, R_peak=R_peak, mfu=mfu)
+    fixed_d = dp_ratio.dp_step_times(models, tokens_per_gpu, **args)
+    held = dp_ratio.dp_step_times(models, dp_ratio.tokens_for_compute(models, T_hold, R_peak, mfu), **args)
+    fig = Figure(figsize=(8.8, 3.6), dpi=100)
+    axes = fig.subplots(1, 2)
+    names = [f"{fmt(p / 1e9, None, sig=3)}B" for p in models]
+    y = np.arange(len(models))
+    for ax, t, title in ((axes[0], fixed_d, f"tokens per GPU fixed ({fmt(getattr(tokens_per_gpu, 'magnitude', tokens_per_gpu), None, 0)} tokens)"),
+                         (axes[1], held, f"compute held at {fmt(T_hold, 'auto', sig=3)}")):
+        c = t["compute"].to("s").magnitude
+        m = t["comm"].to("s").magnitude
+        ax.barh(y + 0.18, c, height=0.34, color=PALETTE["compute"], alpha=0.8, label="compute")
+        ax.barh(y - 0.18, m, height=0.34, color=PALETTE["network"], alpha=0.8, label="ring AllReduce")
+        ax.set_xscale("log")
+        ax.set_yticks(y, names)
+        ax.invert_yaxis()
+        ax.set_xlabel("time per step (s, log scale)")
+        ax.set_title(title, fontsize=9)
+        top = max(c.max(), m.max())
+        ax.set_xlim(min(c.min(), m.min()) / 3, top * 30)
+        for i, r in enumerate(np.atleast_1d(t["ratio"].magnitude)):
+            ax.text(max(c[i], m[i]) * 1.3, y[i], f"comm/compute {fmt(r, None, 1 if r < 10 else 0)}", va="center", fontsize=8)
+        ax.grid(True, axis="x", which="major", alpha=0.25)
+    handles, names_ = axes[0].get_legend_handles_labels()
+    fig.legend(handles, names_, fontsize=8, loc="lower center", ncol=2, frameon=False)
+    fig.suptitle("Data parallelism's race: the ratio is set by tokens per GPU, not by the model", fontsize=10)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    return fig

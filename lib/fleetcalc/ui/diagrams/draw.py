@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import io
 
-__all__ = ["PALETTE", "canvas", "box", "arrow", "label", "show", "png"]
+__all__ = ["PALETTE", "RAIL_COLOURS", "canvas", "box", "arrow", "label", "show", "png", "figure", "figure_axes", "subplots",
+           "plain_log", "finish_log_axes", "whole_count", "percent"]
 
 #: One colour per kind of thing, the same in every diagram.
 PALETTE = {
@@ -82,3 +83,59 @@ def show(fig):
     from IPython.display import Image, display
 
     display(Image(png(fig)))
+
+
+#: One colour per rail (GPU i of every node sits on rail i), the same in every rail figure.
+RAIL_COLOURS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B2", "#937860", "#DA8BC3", "#8C8C8C"]
+
+
+def figure(size):
+    """A bare figure of ``size`` inches, not registered with pyplot (a notebook shows it once)."""
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=size, dpi=100)
+
+
+def figure_axes(size, ncols=1):
+    """(figure, axis) or, for ``ncols`` > 1, (figure, [axes]) side by side."""
+    fig = figure(size)
+    axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
+    return fig, (axes[0] if ncols == 1 else axes)
+
+
+def subplots(figsize):
+    """One figure with one axis, not registered with pyplot."""
+    fig = figure(figsize)
+    return fig, fig.subplots()
+
+
+def plain_log(ax, axis="both"):
+    """Log axes labelled as powers of ten (:func:`fleetcalc.ui.plots.plain_log_ticks`)."""
+    from fleetcalc.ui.plots import plain_log_ticks
+
+    plain_log_ticks(ax, axis)
+
+
+def finish_log_axes(fig, ax, xlabel, ylabel, title, legend_loc):
+    """Log-log axes for a curve figure: labels, plain tick labels, grid, legend, title."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.set_ylabel(ylabel, fontsize=9)
+    ax.tick_params(labelsize=8)
+    ax.grid(True, alpha=0.25)
+    plain_log(ax)
+    ax.legend(fontsize=7, loc=legend_loc)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+
+
+def whole_count(q) -> int:
+    """A count given bare or as a Quantity, as an int."""
+    return int(round(float(getattr(q, "magnitude", q))))
+
+
+def percent(x: float) -> str:
+    """A share as a percentage with the digits its size deserves: 100 %, 86 %, 4.1 %."""
+    v = 100 * x
+    return f"{v:.0f} %" if v >= 10 else f"{v:.1f} %"

@@ -19,9 +19,11 @@ from fleetcalc.physics import fabric
 from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+import numpy as np
+from fleetcalc.ui.diagrams.draw import RAIL_COLOURS as _RAIL_COLOURS
 
-__all__ = ["rail_layout", "rail_wiring", "fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "incast_pfc_step_plot",
-           "PFC_STEPS"]
+__all__ = ["fat_tree", "torus", "incast_pfc", "incast_pfc_frames", "incast_pfc_step_plot",
+           "PFC_STEPS", "east_west", "tail_at_scale", "tail_at_scale_plot", "ecmp_flows", "storm_cost_plot", "torus_cut"]
 
 
 def _count(q) -> int:
@@ -43,45 +45,6 @@ def _cell(ax, x, y, w, h, text, *, kind="compute", alpha=0.3, fontsize=8):
 
 
 # ----------------------------------------------------------------------------- Fig. 3.9: rails
-
-def rail_layout(nodes_shown: int, cluster_gpus=None, gpus_per_node=None):
-    """(GPUs per node, cluster GPUs, rails, GPUs per rail, rails as a count) for a drawing of
-    ``nodes_shown`` nodes, checked for legibility. Defaults: the catalog's 8-GPU H100 node and
-    1,024-GPU reference cluster (lines 2815-2839)."""
-    per_node = _count(gpus_per_node if gpus_per_node is not None else hw("h100_node.gpus"))
-    total = _count(cluster_gpus if cluster_gpus is not None else hw("cluster_1k.gpus"))
-    if not 1 <= nodes_shown <= 6:
-        raise ValueError(f"nodes_shown must be between 1 and 6 (legibility); got {nodes_shown}")
-    if not 2 <= per_node <= 8:
-        raise ValueError(f"gpus_per_node must be between 2 and 8 to draw; got {per_node}")
-    rails, per_rail = fabric.rail_groups(total, per_node)
-    return per_node, total, rails, per_rail, _count(rails)
-
-
-def rail_wiring(nodes_shown: int = 4, cluster_gpus=None, gpus_per_node=None):
-    """Fig. 3.9: ``nodes_shown`` dense nodes, GPU *i* of each cabled to rail switch *i*.
-
-    Defaults: the catalog's 8-GPU H100 node and 1,024-GPU reference cluster (lines 2815-2839).
-    """
-    per_node, total, rails, per_rail, n_rails = rail_layout(nodes_shown, cluster_gpus, gpus_per_node)
-    same_rail = _count(fabric.switch_traversals(1))
-    leaf_spine = _count(fabric.switch_traversals(2))
-    t_sw = hw("switch64.traversal_latency")
-
-    from fleetcalc.ui.diagrams.v2ch3b_figures import draw_rails   # one drawing of the rails, coloured by rail
-
-    width = nodes_shown * per_node + (nodes_shown - 1) + 1.0
-    fig, ax = canvas(width, 10.0, size=(8.6, 4.8),
-                     title="Fig. 3.9: rail-optimized wiring (GPU i of every node to rail switch i)")
-    draw_rails(ax, None, nodes_shown, cluster_gpus, gpus_per_node, notes=False)
-    label(ax, width / 2, 1.35,
-          f"{fmt(total, None, 0)} GPUs, {per_node} per node: {n_rails} rails of {fmt(per_rail, None, 0)} GPUs "
-          f"(fabric.rail_groups)", fontsize=9)
-    label(ax, width / 2, 0.45,
-          f"same-rank hop: {same_rail} switch on a rail, {leaf_spine} via leaf-spine-leaf "
-          f"({fmt(fabric.path_latency(same_rail, t_sw), 'auto', sig=3)} vs "
-          f"{fmt(fabric.path_latency(leaf_spine, t_sw), 'auto', sig=3)})", fontsize=9)
-    return fig
 
 
 # ----------------------------------------------------------------------------- fat-tree
@@ -322,3 +285,195 @@ def incast_pfc_step_plot(ax, inputs, results):
     if step not in range(len(PFC_STEPS)):
         raise ValueError(f"step must be 0 to {len(PFC_STEPS) - 1}; got {step}")
     _draw_incast(ax, step, _incast_numbers())
+
+
+def _p_any_slow(p_slow, n):
+    """P(a step waits for a slow worker), :func:`fleetcalc.physics.fabric.tail_wait_probability`."""
+    return np.asarray(fabric.tail_wait_probability(p_slow, n).m_as(""), float)
+
+
+def east_west(gpus=None):
+    """Two panels: a web data centre's traffic runs north-south (clients to servers and back); a
+    training cluster's runs east-west (every server to every other, each step)."""
+    n_gpus = _count(gpus if gpus is not None else hw("cluster_1k.gpus"))
+    fig, ax = canvas(14.0, 7.0, size=(9.0, 4.4),
+                     title="Where the bytes go: north-south (web) against east-west (training)")
+    # web side
+    box(ax, 0.5, 5.6, 6.0, 0.9, "clients on the internet", kind="host", alpha=0.3, fontsize=8)
+    xs = [0.8 + i * 1.45 for i in range(4)]
+    for x in xs:
+        box(ax, x, 2.0, 1.1, 1.0, "server", kind="compute", alpha=0.3, fontsize=7)
+        arrow(ax, (x + 0.55, 5.55), (x + 0.55, 3.05), kind="network", width=1.2, both=True)
+    label(ax, 3.5, 1.3, "many small, independent requests;", fontsize=8)
+    label(ax, 3.5, 0.8, "mean latency and fairness per flow", fontsize=8)
+    label(ax, 3.5, 4.4, "north-south", fontsize=9, rotation=0, backgroundcolor="white")
+    # training side
+    cx, cy, r = 10.5, 3.6, 2.0
+    angles = np.linspace(0, 2 * np.pi, 7)[:-1] + np.pi / 2
+    pts = [(cx + r * np.cos(a), cy + r * np.sin(a)) for a in angles]
+    for i, p in enumerate(pts):
+        for q in pts[i + 1:]:
+            ax.plot([p[0], q[0]], [p[1], q[1]], color=PALETTE["network"], lw=1.4, alpha=0.6)
+    for p in pts:
+        box(ax, p[0] - 0.5, p[1] - 0.3, 1.0, 0.6, "GPUs", kind="compute", alpha=0.45, fontsize=7)
+    label(ax, cx, cy, "east-west", fontsize=9, backgroundcolor="white")
+    label(ax, cx, 6.55, "no outside client on the critical path", fontsize=8)
+    label(ax, cx, 0.8, f"every step: all {n_gpus:,} GPUs AllReduce the whole gradient",
+          fontsize=8)
+    ax.plot([7.0, 7.0], [0.4, 6.6], color=PALETTE["idle"], lw=1, ls="--")
+    return fig
+
+
+def tail_at_scale(p_slow=(1e-2, 1e-3, 1e-4), n_max=100_000, mark=None):
+    """P(at least one of N workers is slow in a step) against N, one curve per per-worker chance.
+    ``mark``: a worker count to mark on every curve (default: the catalog's 1,024-GPU cluster)."""
+    from matplotlib.figure import Figure
+
+    n_mark = _count(mark if mark is not None else hw("cluster_1k.gpus"))
+    n = np.unique(np.logspace(0, np.log10(n_max), 200).astype(int))
+    fig = Figure(figsize=(7.0, 3.8), dpi=100)
+    ax = fig.add_subplot(1, 1, 1)
+    for i, p in enumerate(p_slow):
+        y = _p_any_slow(p, n)
+        ax.semilogx(n, y, lw=2, color=_RAIL_COLOURS[i], label=f"p = {fmt(p, None, sig=2)} per worker per step")
+        ym = float(_p_any_slow(p, n_mark))
+        ax.plot([n_mark], [ym], "o", color=_RAIL_COLOURS[i], ms=6)
+        ax.annotate(f"{ym:.0%}", (n_mark, ym), textcoords="offset points", xytext=(6, -10), fontsize=8)
+    ax.axvline(n_mark, color=PALETTE["idle"], lw=1, ls="--")
+    ax.set_xlabel("workers N behind the barrier")
+    ax.set_ylabel("P(step waits for a slow one)")
+    ax.set_ylim(0, 1.05)
+    ax.grid(True, alpha=0.25)
+    ax.legend(fontsize=8, loc="upper left")
+    ax.set_title(f"The tail at scale: 1 - (1 - p)^N (dots at N = {n_mark:,})", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def tail_at_scale_plot(ax, inputs, results):
+    """Panel plot: the chance of a slow worker against N at the panel's ``p`` with the panel's
+    ``gpus`` marked. Needs ``p`` (fraction) and ``gpus`` (count) in the inputs, ``P_any`` in the
+    results."""
+    n = np.unique(np.logspace(0, 5.5, 200).astype(int))
+    (ln,) = ax.semilogx(n, _p_any_slow(inputs["p"], n), color=PALETTE["compute"], lw=2)
+    (pt,) = ax.plot([inputs["gpus"]], [float(results["P_any"])], "o", color=PALETTE["network"], ms=8)
+    ax.set_xlabel("workers N")
+    ax.set_ylabel("P(a step waits for a slow worker)")
+    ax.set_ylim(0, 1.05)
+    ax.grid(True, alpha=0.25)
+
+    def update(inputs, res):
+        ln.set_ydata(_p_any_slow(inputs["p"], n))
+        pt.set_data([inputs["gpus"]], [float(getattr(res["P_any"], "magnitude", res["P_any"]))])
+
+    return update
+
+
+def ecmp_flows(elephants: int = 8, mice: int = 400, paths: int = 4, seed: int = 3):
+    """Two bar charts of the load per path after hashing: ``elephants`` equal large flows, and
+    ``mice`` small flows carrying the same total, each flow placed by a seeded random hash."""
+    from matplotlib.figure import Figure
+
+    rng = np.random.default_rng(seed)
+    fig = Figure(figsize=(8.0, 3.4), dpi=100)
+    axes = fig.subplots(1, 2, sharey=True)
+    for ax, flows, name in ((axes[0], elephants, "elephants"), (axes[1], mice, "mice")):
+        where = rng.integers(0, paths, size=flows)
+        load = np.bincount(where, minlength=paths) / (flows / paths)   # in units of the fair share
+        ax.bar(range(paths), load, color=PALETTE["network"] if name == "elephants" else PALETTE["compute"],
+               alpha=0.7)
+        ax.axhline(1.0, color=PALETTE["text"], lw=1, ls="--")
+        exp = fabric.ecmp_expected_max_load(flows, paths) if flows <= 64 else None
+        extra = f"; expected busiest {fmt(float(exp) / (flows / paths), None, sig=3)}x fair" if exp is not None else ""
+        ax.set_title(f"{flows} {name} on {paths} paths{extra}", fontsize=9)
+        ax.set_xticks(range(paths), [f"path {i}" for i in range(paths)], fontsize=8)
+        for i, v in enumerate(load):
+            ax.text(i, v + 0.03, f"{v:.2f}", ha="center", fontsize=8)
+    axes[0].set_ylabel("load / fair share (dashed = 1)")
+    fig.suptitle("ECMP hashes whole flows: a few large flows collide, many small ones average out", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def storm_cost_plot(ax, inputs, results):
+    """Panel plot: expected idle spend per day from PFC storms against cluster size, the storm rate
+    growing with the transceivers (:func:`fleetcalc.physics.fabric.storm_idle_gpu_time`), so the
+    curve rises as N squared. Needs ``p_daily``, ``recovery``, ``price`` and ``gpus`` in the inputs
+    and ``cost_day`` (cu) in the results."""
+    from fleetcalc.ui.plots import fit_limits, plain_log_ticks
+
+    n = np.unique(np.logspace(1, 5, 120).astype(int))
+
+    def curve(inp):
+        t = fabric.storm_idle_gpu_time(n, inp["p_daily"], inp["recovery"])
+        return fabric.idle_gpu_cost(1, t, inp["price"]).to("cu").magnitude
+
+    (ln,) = ax.loglog(n, curve(inputs), color=PALETTE["network"], lw=2, label="storm rate grows with N (∝ N²)")
+    (pt,) = ax.plot([inputs["gpus"]], [results["cost_day"].to("cu").magnitude], "o", color=PALETTE["text"], ms=7)
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("expected idle spend per day (cu)")
+    ax.grid(True, alpha=0.25)
+    ax.legend(fontsize=8, loc="upper left")
+    plain_log_ticks(ax)
+
+    def update(inputs, res):
+        y = curve(inputs)
+        ln.set_ydata(y)
+        pt.set_data([inputs["gpus"]], [max(res["cost_day"].to("cu").magnitude, 1e-12)])
+        fit_limits(ax, y=(max(y.min(), 1e-9) / 2, y.max() * 2))
+
+    update(inputs, results)
+    return update
+
+
+def torus_cut(dims=(4, 4), big=(16, 16, 16)):
+    """A 2-D torus of ``dims`` drawn as Vol. 2 Fig. 2.13 draws it (wrap-around links as dotted stubs at
+    the edges), a vertical cut through its middle, and the links that cut crosses in orange: each row's
+    middle link and its wrap-around link. The 3-D ``big`` torus of §3.5 (line 2847) in numbers beside it."""
+    from matplotlib.figure import Figure
+
+    if len(dims) != 2 or any(not (isinstance(d, int) and 2 <= d <= 8) for d in dims):
+        raise ValueError(f"dims must be two side lengths between 2 and 8 to draw; got {dims}")
+    nx, ny = dims
+    if nx % 2:
+        raise ValueError(f"the first side must be even so the cut halves the torus; got {nx}")
+    cut_links = _count(fabric.torus_bisection_links(dims))
+    fig = Figure(figsize=(7.4, 3.9), dpi=100)
+    ax = fig.add_axes((0.0, 0.0, 0.55, 0.9))
+    cut = nx / 2 - 0.5
+    plain, hot = dict(color=PALETTE["network"], lw=1.2), dict(color=PALETTE["fault"], lw=2.6)
+    for i in range(nx):
+        for j in range(ny):
+            if i + 1 < nx:
+                ax.plot([i, i + 1], [j, j], **(hot if i < cut < i + 1 else plain))
+            if j + 1 < ny:
+                ax.plot([i, i], [j, j + 1], **plain)
+    for j in range(ny):      # a row's wrap-around joins its two ends, one in each half: it crosses the cut
+        ax.plot([-0.45, 0], [j, j], ls=(0, (2, 2)), **hot)
+        ax.plot([nx - 1, nx - 0.55], [j, j], ls=(0, (2, 2)), **hot)
+    for i in range(nx):      # a column's wrap-around stays on its own side
+        ax.plot([i, i], [-0.45, 0], ls=(0, (2, 2)), **plain)
+        ax.plot([i, i], [ny - 1, ny - 0.55], ls=(0, (2, 2)), **plain)
+    xs, ys = np.meshgrid(range(nx), range(ny))
+    ax.plot(xs.ravel(), ys.ravel(), "o", color=PALETTE["compute"], ms=9, zorder=3)
+    ax.plot([cut, cut], [-0.8, ny - 0.2], color=PALETTE["text"], lw=1.0, ls="--")
+    ax.text(cut, -1.05, "the cut", ha="center", va="top", fontsize=8, color=PALETTE["text"])
+    ax.set_xlim(-1.2, nx + 0.2)
+    ax.set_ylim(-1.6, ny + 0.1)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    lines = [f"{fmt(fabric.torus_nodes(dims), None, 0)} nodes, {fmt(fabric.torus_neighbors(2), None, 0)} neighbours each",
+             f"diameter: {fmt(fabric.torus_diameter(dims), None, 0)} hops",
+             f"the cut crosses {cut_links} links (orange):",
+             f"{ny} middle links + {ny} wrap-arounds",
+             "(dotted stubs: a wrap-around link",
+             " to the opposite edge, as in Fig. 2.13)",
+             "",
+             f"{' x '.join(str(d) for d in big)} (§3.5): {fmt(fabric.torus_nodes(big), None, 0)} nodes,",
+             f"diameter {fmt(fabric.torus_diameter(big), None, 0)} hops, cut {fmt(fabric.torus_bisection_links(big), None, 0)} links",
+             f"(a fat-tree's cut: {fmt(fabric.torus_nodes(big) / 2, None, 0)})"]
+    for n, text in enumerate(lines):
+        fig.text(0.57, 0.84 - n * 0.075, text, fontsize=8.5, color=PALETTE["text"])
+    fig.suptitle(f"A {nx} x {ny} torus: every row and column a ring; the cut grows with a side, not with N",
+                 fontsize=10)
+    return fig

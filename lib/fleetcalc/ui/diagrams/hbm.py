@@ -14,11 +14,11 @@ from fleetcalc.core.catalog import hw
 from fleetcalc.physics.accelerator import largest_square_tile, tile_intensity
 from fleetcalc.physics.roofline import ridge_point
 from fleetcalc.core.units import Q_, fmt
-from fleetcalc.core.validate import InputError
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+from fleetcalc.physics.devices import interface_bandwidth
 
 
-__all__ = ["tiling", "hbm_stack"]
+__all__ = ["tiling", "hbm_stack", "DDR4_3200_PIN_RATE", "ddr_server_readings", "bus_widths"]
 
 
 
@@ -113,4 +113,53 @@ def hbm_stack(stacks_key="h100"):
           f"over cm of board\n{fmt(hw('ddr5.energy_per_bit'), 'pJ/bit', 0)}\n"
           f"server: {fmt(hw('ddr5.server_bandwidth'), 'auto', sig=3)}", fontsize=8,
           bbox=dict(facecolor="white", edgecolor="none", alpha=0.85))
+    return fig
+
+
+# ----------------------------------------------------------------------------- Fig. 2.7
+#: DDR4-3200's data rate per pin (JEDEC JESD79-4: 3,200 MT/s, one bit per pin per transfer). Not in
+#: the catalog; used only to show where the book's "server: 200 GB/s" most likely comes from.
+DDR4_3200_PIN_RATE = Q_(3.2, "Gbit/s")
+
+
+def ddr_server_readings():
+    """The book's server DDR bandwidth against what its own channel arithmetic gives:
+    ``{"book", "ddr5_low", "ddr5_high", "ddr4_3200"}``, each channels x 64 bit x pin rate."""
+    w, n = hw("ddr5.channel_width"), int(hw("ddr5.channels").magnitude)
+    return {"book": hw("ddr5.server_bandwidth"),
+            "ddr5_low": interface_bandwidth(w, hw("ddr5.pin_rate_low"), n),
+            "ddr5_high": interface_bandwidth(w, hw("ddr5.pin_rate_high"), n),
+            "ddr4_3200": interface_bandwidth(w, DDR4_3200_PIN_RATE, n)}
+
+
+def bus_widths(device="h100"):
+    """Fig. 2.7 (ours, redrawn): one HBM stack's bus and one DDR5 channel drawn to the same scale,
+    one line per 64 data pins (16 lines against 1), with the per-stack and server bandwidths; the
+    book's 200 GB/s server figure is marked beside the peak its own inputs give."""
+    width, ch = hw("hbm.stack_width"), hw("ddr5.channel_width")
+    lanes = int((width / ch).to("").magnitude)
+    per_stack = hw(f"{device}.hbm_stack_bandwidth")
+    n_stacks = int(hw(f"{device}.hbm_stacks").magnitude)
+    r = ddr_server_readings()
+    fig, ax = canvas(12, 5.8, size=(9.4, 4.0), title="Fig. 2.7 (ours): HBM wins by width (one line = 64 data pins)")
+    # HBM side
+    box(ax, 0.3, 0.6, 6.2, 0.45, "silicon interposer: micrometre wires", kind="storage", alpha=0.3, fontsize=8)
+    box(ax, 0.5, 1.2, 2.0, 3.6, "GPU die", kind="compute", alpha=0.35, fontsize=10)
+    box(ax, 4.3, 1.2, 2.0, 3.6, "HBM stack\n(DRAM dies\non a logic die)", kind="memory", alpha=0.35, fontsize=9)
+    for k, yy in enumerate(np.linspace(1.45, 4.55, lanes)):
+        ax.plot([2.55, 4.25], [yy, yy], color=PALETTE["memory"], lw=1.6)
+    label(ax, 3.4, 5.35, f"{fmt(width, 'bit', 0, with_unit=False)}-bit bus = {lanes} x 64 pins", fontsize=9)
+    label(ax, 3.4, 5.0, f"{fmt(per_stack, 'auto', sig=3)} per stack, x {n_stacks} stacks", fontsize=8)
+    label(ax, 3.4, 0.25, f"{device.upper()}: {n_stacks} x {fmt(per_stack, 'auto', sig=3)} = "
+          f"{fmt(per_stack * n_stacks, 'auto', sig=3)}", fontsize=9)
+    # DDR side
+    box(ax, 7.3, 1.2, 1.6, 3.6, "CPU", kind="host", alpha=0.35, fontsize=10)
+    box(ax, 10.4, 1.2, 1.4, 3.6, "DDR5\nDIMM", kind="memory", alpha=0.2, fontsize=9)
+    yy = 1.45 + (4.55 - 1.45) / (lanes - 1) * (lanes // 2)
+    ax.plot([8.95, 10.35], [yy, yy], color=PALETTE["memory"], lw=1.6)
+    label(ax, 9.65, yy + 0.35, f"one {fmt(ch, 'bit', 0, with_unit=False)}-bit\nchannel", fontsize=8)
+    label(ax, 9.65, 5.35, f"server: {int(hw('ddr5.channels').magnitude)} channels across the board", fontsize=9)
+    label(ax, 9.65, 0.75, f"book: {fmt(r['book'], 'auto', sig=3)} (erratum)\n"
+          f"its own DDR5 inputs: {fmt(r['ddr5_low'], 'GB/s', 0)}-{fmt(r['ddr5_high'], 'auto', sig=3)}\n"
+          f"8-channel DDR4-3200: {fmt(r['ddr4_3200'], 'GB/s', 1)}", fontsize=8)
     return fig

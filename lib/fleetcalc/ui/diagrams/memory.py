@@ -19,8 +19,12 @@ import numpy as np
 from fleetcalc.core.catalog import entry, hw
 from fleetcalc.core.units import fmt
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
+from fleetcalc.core.units import Q_
+from fleetcalc.physics import memory
+from fleetcalc.physics.storage import per_share, token_read_bandwidth
+from fleetcalc.ui.diagrams.draw import subplots as _subplots, figure as _figure
 
-__all__ = ["Level", "hierarchy_levels", "memory_hierarchy"]
+__all__ = ["Level", "hierarchy_levels", "memory_hierarchy", "BUDGET_LAYOUTS", "PARTS", "budget_layouts", "memory_budget_stack", "tier_rows", "memory_tiers"]
 
 
 @dataclass(frozen=True)
@@ -107,4 +111,93 @@ def memory_hierarchy(device: str = "h100"):
     ax.annotate("", xy=(0.35, ys[-1] + row_h), xytext=(0.35, ys[0]),
                 arrowprops=dict(arrowstyle="-|>", color=PALETTE["text"], lw=1.2))
     label(ax, 0.18, (ys[0] + ys[-1] + row_h) / 2, "larger, slower", fontsize=8, rotation=90)
+    return fig
+
+
+#: (label, keyword arguments of memory.per_gpu_budget) for the 175B model, FP16 weights and
+#: gradients, FP32 Adam moments (8 bytes a parameter), as in the book's memory-budget walk.
+BUDGET_LAYOUTS = [
+    ("pure DP", dict(dp=128)),
+    ("ZeRO-3 over 8", dict(dp=8, zero=3)),
+    ("TP-8", dict(t=8)),
+    ("TP-8, Adam\noffloaded", dict(t=8, offload_optimizer=True)),
+    ("TP-8, Adam and\ngrads offloaded", dict(t=8, offload_optimizer=True, offload_gradients=True)),
+]
+
+
+PARTS = ("weights", "gradients", "optimizer", "activations", "buffers")
+
+
+def budget_layouts(P=175e9, layouts=BUDGET_LAYOUTS, activations=Q_(20, "GB"), buffers=Q_(5, "GB")):
+    """Per-GPU budgets (GB) of each layout: a list of (label, {part: GB}, hbm GB)."""
+    out = []
+    for name, kw in layouts:
+        r = memory.per_gpu_budget(P, Q_(2, "byte"), Q_(2, "byte"), Q_(8, "byte"),
+                                  activations=activations, buffers=buffers, **kw)
+        out.append((name, {k: float(r[k].to("GB").magnitude) for k in PARTS}, float(r["hbm"].to("GB").magnitude)))
+    return out
+
+
+def memory_budget_stack(P=175e9, hbm="dgx_h100.gpu_hbm", **kw):
+    """Stacked per-GPU memory budget (weights, gradients, Adam, activations, buffers) for each
+    layout, against the HBM line of one GPU; log axis, since pure DP is 25 times the line."""
+    rows = budget_layouts(P, **kw)
+    cap = hw(hbm).to("GB").magnitude
+    colours = {"weights": PALETTE["compute"], "gradients": PALETTE["network"], "optimizer": PALETTE["fault"],
+               "activations": PALETTE["storage"], "buffers": PALETTE["host"]}
+    fig, ax = _subplots(figsize=(8.6, 4.6))
+    x = np.arange(len(rows))
+    bottom = np.zeros(len(rows))
+    for part in PARTS:
+        h = np.array([r[1][part] for r in rows])
+        ax.bar(x, h, bottom=bottom, color=colours[part], label="Adam moments" if part == "optimizer" else part, alpha=0.8)
+        bottom += h
+    for xi, (_, _, tot) in zip(x, rows):
+        ax.text(xi, tot * 1.05, f"{tot:,.0f} GB", ha="center", fontsize=8.5)
+    ax.axhline(cap, color="black", lw=1.5, ls="--")
+    ax.text(len(rows) - 0.5, cap * 0.86, f"HBM per GPU: {cap:.0f} GB", ha="right", fontsize=9)
+    ax.set_xticks(x, [r[0] for r in rows], fontsize=8.5)
+    ax.set_yscale("log")
+    ax.set_ylim(10, 6000)
+    ax.set_ylabel("per-GPU memory (GB, log scale)")
+    ax.set_title(f"{P / 1e9:.0f}B training state per GPU, layout by layout, against the HBM line")
+    ax.legend(fontsize=8, ncol=3, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+# ----------------------------------------------------------------------------- §2.7b memory tiers
+def tier_rows(nodes=128, token_rate=Q_(500_000, "token/s"), bytes_per_token=Q_(2, "byte/token")):
+    """``[(tier, bandwidth)]`` fastest first: one H100's HBM, the node's DDR5, PCIe Gen5 x16, one
+    NVMe drive (GPUDirect Storage), one node's share of the shared file system (the text's
+    aggregate over ``nodes``, and its per-node range under load), and the raw token stream."""
+    return [("HBM, one H100", hw("h100.hbm_bandwidth")),
+            ("host DDR5 (book's figure)", hw("ddr5.server_bandwidth")),
+            ("PCIe Gen5 x16, one way", hw("pcie.gen5_x16")),
+            ("one NVMe drive (GDS)", hw("node_storage.nvme_gds_low")),
+            (f"shared FS / {nodes} nodes", per_share(hw("node_storage.lustre_aggregate"), nodes)),
+            ("shared FS per node, loaded", hw("node_storage.shared_per_node_low")),
+            ("raw token ids, whole cluster", token_read_bandwidth(token_rate, bytes_per_token))]
+
+
+def memory_tiers(**kw):
+    """§2.7b (ours): the tiers' bandwidths as horizontal bars on one log axis; the storage rungs
+    and the token stream in their own colours."""
+    rows = tier_rows(**kw)
+    fig = _figure((8.0, 3.6))
+    fig.suptitle("The node's tiers to scale: where a training batch comes from", fontsize=11, y=0.97)
+    ax = fig.add_axes((0.30, 0.15, 0.66, 0.72))
+    names = [n for n, _ in rows][::-1]
+    vals = [b.to("GB/s").magnitude for _, b in rows][::-1]
+    colours = [PALETTE["fault"] if "token" in n else (PALETTE["storage"] if ("FS" in n or "NVMe" in n) else PALETTE["memory"])
+               for n in names]
+    ax.barh(range(len(names)), vals, color=colours, alpha=0.75)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=8)
+    for i, (n, v) in enumerate(zip(names, vals)):
+        ax.text(v * 1.15, i, fmt(Q_(v, "GB/s"), "auto", sig=3), va="center", fontsize=8)
+    ax.set_xlim(min(vals) / 3, max(vals) * 20)
+    ax.set_xlabel("bandwidth (GB/s, log)", fontsize=9)
+    ax.tick_params(labelsize=8)
     return fig

@@ -20,7 +20,7 @@ from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import InputError
 from fleetcalc.ui.diagrams.draw import PALETTE, arrow, box, canvas, label
 
-__all__ = ["STAGES", "delivery_chain", "power_path"]
+__all__ = ["STAGES", "delivery_chain", "power_path", "power_stages"]
 
 #: (stage, what it does, assumed efficiency). Illustrative values for a modern facility, not
 #: from the text; ``counted`` says whether the loss falls inside IT power or inside PUE's overhead.
@@ -96,4 +96,35 @@ def power_path(chip="h100", stages=STAGES, compute_fraction="dc_facility.liquid_
           f"(PUE counts the facility-side conversion too, so this is PUE x IT power).", fontsize=8.5)
     label(ax, 7.0, 0.4, "Stage efficiencies are illustrative, not from the text; move them in power_path(stages=...).",
           fontsize=8, style="italic")
+    return fig
+
+
+# ----------------------------------------------------------------------------- Fig. 2.10
+def power_stages(chip="h100", stages=STAGES, compute_fraction="dc_facility.liquid_to_compute_low"):
+    """Fig. 2.10 (ours, redrawn): the grid-to-transistor chain alone, each stage with its assumed
+    efficiency and the power leaving it; the facility/IT split as two brackets. The reading (what
+    share arrives, the PUE) belongs in the caption, not in the figure."""
+    tdp = hw(f"{chip}.tdp")
+    p_in = delivery_chain(tdp, [e for _, _, e, _ in stages])
+    n_fac = sum(1 for *_, c in stages if c == "facility")
+    p_grid = facility_power(p_in[n_fac], pue_from_compute_fraction(hw(compute_fraction)))
+    fig, ax = canvas(14, 4.2, size=(10.0, 3.0), title="Fig. 2.10 (ours): from the grid to the transistor")
+    box(ax, 0.2, 1.4, 1.6, 1.2, "grid", kind="host", alpha=0.4, fontsize=10)
+    label(ax, 1.0, 1.05, fmt(p_grid, "auto", sig=3), fontsize=9)
+    label(ax, 1.0, 0.7, "with cooling (PUE)", fontsize=7)
+    for i, (name, what, eta, counted) in enumerate(stages):
+        x = 2.3 + 2.0 * i
+        box(ax, x, 1.4, 1.7, 1.2, f"{name}\n{what}", kind="compute" if counted == "IT" else "storage", alpha=0.3, fontsize=8)
+        arrow(ax, (x - 0.45, 2.0), (x - 0.02, 2.0), kind="network")
+        label(ax, x + 0.85, 1.05, f"η {eta:.2f}*  ->  {fmt(p_in[i + 1], 'auto', sig=3)}", fontsize=8)
+    xt = 2.3 + 2.0 * len(stages)
+    box(ax, xt, 1.4, 1.5, 1.2, f"transistors\n{chip.upper()} TDP", kind="fault", alpha=0.35, fontsize=8)
+    arrow(ax, (xt - 0.45, 2.0), (xt - 0.02, 2.0), kind="network")
+    label(ax, xt + 0.75, 1.05, fmt(tdp, "auto", sig=3), fontsize=9)
+    x_it = 2.3 + 2.0 * n_fac
+    ax.plot([2.3, x_it - 0.3], [2.95, 2.95], color=PALETTE["storage"], lw=2)
+    label(ax, (2.3 + x_it - 0.3) / 2, 3.25, "facility side (in PUE's overhead)", fontsize=8)
+    ax.plot([x_it, xt - 0.3], [2.95, 2.95], color=PALETTE["compute"], lw=2)
+    label(ax, (x_it + xt - 0.3) / 2, 3.25, f"IT side: {fmt(p_in[n_fac], 'auto', sig=3)} enters the server", fontsize=8)
+    label(ax, 7.0, 0.35, "* assumed stage efficiency (the text prints none)", fontsize=8, style="italic")
     return fig

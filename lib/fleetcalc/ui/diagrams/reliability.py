@@ -12,8 +12,13 @@ from fleetcalc.physics.reliability import waste_terms, young_daly_interval
 from fleetcalc.core.units import as_quantity, fmt
 from fleetcalc.core.validate import InputError, count
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
+import numpy as np
+from fleetcalc.core.units import Q_
+from fleetcalc.core.validate import magnitude
+from fleetcalc.physics import reliability
+from fleetcalc.ui.diagrams.draw import figure_axes as _figure, plain_log as _plain_log
 
-__all__ = ["failure_timeline", "timeline_segments"]
+__all__ = ["failure_timeline", "timeline_segments", "reliability_collapse", "failure_day"]
 
 
 def timeline_segments(C, M, R_f, *, intervals=3, fail_fraction=0.6):
@@ -103,3 +108,70 @@ def failure_timeline(C, M, R_f, *, nodes=4, failed_node=2, intervals=3, fail_fra
 
 def _pct(q):
     return fmt(q, "%", 2)
+
+
+def reliability_collapse(reliabilities=(0.999, 0.9999, 0.99999), *, N_max: int = 1_000_000,
+                         title: str = "Eq. 1.1: a cluster is only as healthy as the product of its nodes"):
+    """R_system = r^N against cluster size N (log x axis) for each per-node reliability r, with
+    the size at which each curve falls to 1/e (about 1/(1 - r) nodes) marked. ``fig.crossings``
+    holds those sizes, solved from Eq. 1.1: N = -1 / ln r."""
+    rs = [magnitude("reliability", r, "", gt=0, lt=1) for r in reliabilities]
+    N_max = int(magnitude("N_max", N_max, "", ge=10))
+    N = np.unique(np.logspace(0, np.log10(N_max), 300).astype(int))
+    fig, ax = _figure((6.4, 3.2))
+    cmap = __import__("matplotlib").colormaps["viridis"]
+    crossings = []
+    for i, r in enumerate(rs):
+        R = reliability.system_reliability(r, N).magnitude
+        color = cmap(i / max(len(rs) - 1, 1))
+        ax.plot(N, R, color=color, lw=1.8, label=f"per node r = {r:.{max(3, len(repr(r)) - 2)}g}")
+        n_e = -1.0 / np.log(r)                                  # r^N = 1/e
+        crossings.append(n_e)
+        ax.plot([n_e], [np.exp(-1)], "o", color=color, ms=4)
+    ax.axhline(np.exp(-1), color=PALETTE["idle"], ls="--", lw=1)
+    ax.text(1.2, np.exp(-1) + 0.03, "1/e ≈ 37 %: one expected failure", fontsize=8)
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("cluster size N (nodes)", fontsize=9)
+    ax.set_ylabel("R_system = r^N", fontsize=9)
+    ax.tick_params(labelsize=8)
+    ax.grid(True, alpha=0.25)
+    _plain_log(ax, "x")
+    ax.legend(fontsize=7, loc="lower left")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.crossings = np.array(crossings)
+    return fig
+
+
+def failure_day(mtbf_one, sizes=(1_000, 8_000, 25_000), *, window=Q_(24, "hour"),
+                title: str = "One day of a training job: expected interruptions"):
+    """For each cluster size, a strip one ``window`` long with a tick every system MTBF
+    (``reliability.mtbf_of_n``): the interruptions a day brings on average, drawn evenly spaced
+    (real ones arrive at random; the count is what the strip shows). ``fig.per_window`` holds the
+    expected count per size and ``fig.mtbf_system`` the system MTBF in hours."""
+    sizes = [int(magnitude("sizes", s, "", ge=1)) for s in sizes]
+    w_h = Q_(window).to("hour").magnitude
+    fig, ax = _figure((7.0, 0.8 + 0.6 * len(sizes)))
+    per, mtbfs = [], []
+    for i, n in enumerate(reversed(sizes)):
+        m = reliability.mtbf_of_n(mtbf_one, n).to("hour").magnitude
+        k = w_h / m
+        per.insert(0, k)
+        mtbfs.insert(0, m)
+        ax.barh(i, w_h, color=PALETTE["compute"], alpha=0.15, height=0.55)
+        ticks = np.arange(m, w_h, m)[:200]
+        ax.vlines(ticks, i - 0.27, i + 0.27, color=PALETTE["fault"], lw=1.6)
+        ax.text(w_h * 1.01, i, f"{fmt(k, None, sig=2)} per {fmt(Q_(window), 'auto', sig=2)}"
+                f"  (MTBF {fmt(Q_(m, 'hour'), 'auto', sig=2)})", va="center", fontsize=8)
+    ax.set_yticks(range(len(sizes)), [f"N = {n:,}" for n in reversed(sizes)], fontsize=8)
+    ax.set_xlim(0, w_h * 1.45)
+    ax.set_xticks(np.linspace(0, w_h, 5))
+    ax.set_xlabel("hours into the window", fontsize=9)
+    ax.tick_params(labelsize=8)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(title, fontsize=10, loc="left")
+    fig.tight_layout()
+    fig.per_window, fig.mtbf_system = np.array(per), np.array(mtbfs)
+    return fig

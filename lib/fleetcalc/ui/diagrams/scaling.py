@@ -14,9 +14,12 @@ from fleetcalc.physics import parallel_scaling, scaling_laws
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import magnitude
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
+from fleetcalc.physics import iron_law
+from fleetcalc.physics import (capacity)
+from fleetcalc.ui.diagrams.draw import percent as _pct
 
 __all__ = ["loss_vs_compute", "loss_vs_data", "data_regimes",
-           "c3_taxonomy", "FIG_1_8_SIZES"]
+           "c3_taxonomy", "FIG_1_8_SIZES", "ci_scale", "overhead_tokens"]
 
 #: The model sizes of Fig. 1.8's caption ("393K 至 708M 参数", line 830) and Kaplan's Fig. 4 between.
 FIG_1_8_SIZES = (393e3, 2e6, 25e6, 85e6, 302e6, 708e6)
@@ -212,4 +215,85 @@ def c3_taxonomy(T_local, T_comm, T_sync, T_overlap=Q_(0, "s"), *, N=1):
         box(ax, 0.5 + i * 3.9, 0.12, 0.35, 0.35, "", kind=kind, alpha=0.6)
         label(ax, 0.95 + i * 3.9, 0.3, text, fontsize=8, ha="left")
     fig.f_compute = float(f.magnitude) if hasattr(f, "magnitude") else float(f)
+    return fig
+
+
+def ci_scale(BW_net, R_peak, workloads: dict, *, eta_hw=1.0, bands=(0.01, 0.1),
+             title: str = "Communication intensity on one axis"):
+    """A log axis of communication intensity (byte/FLOP): the hardware boundary CI* =
+    BW/(R_peak η_hw) (``iron_law.ci_boundary``), the book's qualitative bands (below ``bands[0]``
+    "low", above ``bands[1]`` "high") shaded, and each workload of ``workloads`` (label ->
+    CI in byte/FLOP) as a dot with its ratio to CI*, which is its network time over its compute
+    time. ``fig.ci_star`` (byte/FLOP) and ``fig.ratios`` (label -> CI/CI*)."""
+    ci_star = float(iron_law.ci_boundary(BW_net, R_peak, eta_hw).to("byte/FLOP").magnitude)
+    vals = {k: float(Q_(v).to("byte/FLOP").magnitude if not isinstance(v, (int, float)) else v)
+            for k, v in workloads.items()}
+    lo = min([ci_star, *vals.values()]) / 10
+    hi = max(bands[1], *vals.values()) * 10
+    fig, ax = _figure((7.2, 2.4))
+    ax.axvspan(lo, ci_star, color=PALETTE["compute"], alpha=0.10)
+    ax.axvspan(ci_star, hi, color=PALETTE["network"], alpha=0.10)
+    ax.axvspan(bands[0], bands[1], color=PALETTE["idle"], alpha=0.25)
+    ax.axvline(ci_star, color=PALETTE["text"], lw=1.5)
+    ax.text(ci_star, 1.02, f"CI* = {fmt(ci_star, None, sig=2)}", ha="center", va="bottom", fontsize=8)
+    ax.text(np.sqrt(lo * ci_star), 0.88, "compute-bound\n(network time < compute)", ha="center", va="top", fontsize=7)
+    ax.text(np.sqrt(ci_star * bands[0]), 0.88, "network-bound\n(on this hardware)", ha="center", va="top", fontsize=7)
+    ax.text(np.sqrt(bands[0] * bands[1]), 0.88, "the book's\n'between' band", ha="center", va="top", fontsize=7)
+    ratios = {}
+    for i, (name, v) in enumerate(vals.items()):
+        y = 0.25 + 0.4 * (i % 2) / max(1, min(len(vals) - 1, 1))
+        ratios[name] = v / ci_star
+        ax.plot([v], [y], "o", color=PALETTE["fault"], ms=6)
+        ax.annotate(f"{name}\n{fmt(v / ci_star, None, sig=2)}× CI*", (v, y), xytext=(0, 8),
+                    textcoords="offset points", ha="center", fontsize=7)
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(0, 1.15)
+    ax.set_yticks([])
+    ax.set_xlabel("communication intensity CI (byte/FLOP)", fontsize=9)
+    ax.tick_params(labelsize=8)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(title, fontsize=10, loc="left")
+    fig.tight_layout()
+    fig.ci_star, fig.ratios = ci_star, ratios
+    return fig
+
+
+# --------------------------------------------------------------------------- §1.9 pitfall
+def overhead_tokens(P, D, f_compute, *, points=200, title=""):
+    """Loss (Kaplan et al. 2020, Eq. 1.5) against wall-clock time for a P-parameter model trained to D
+    tokens, once with no overhead and once when only ``f_compute`` of each step computes. Time is
+    in units of the overhead-free run, so the overhead run's tokens per unit time are f_compute of
+    the other's. ``fig.values`` holds the final losses and where the overhead run ends."""
+    f = magnitude("f_compute", f_compute, "", gt=0, le=1)
+    D = magnitude("D", D if hasattr(D, "units") else Q_(D, "token"), "token", gt=0)
+    fig, ax = _figure((7.0, 3.4))
+    t_ideal = 1.0
+    # tokens seen by time t: the overhead-free run reads D per unit time; the other f x D
+    t_end = float(capacity.training_time(Q_(D, "token"), 1, Q_(f * D, "token/s")).to("s").magnitude)
+    t = np.linspace(0.05, t_end, points)
+    seen_ideal = np.minimum(t, t_ideal) * D
+    seen_slow = np.minimum(t * f, 1.0) * D
+    L_ideal = np.asarray(scaling_laws.kaplan_loss(P, seen_ideal).to("").magnitude)
+    L_slow = np.asarray(scaling_laws.kaplan_loss(P, seen_slow).to("").magnitude)
+    ax.plot(t, L_ideal, color=PALETTE["compute"], lw=2, label="no overhead")
+    ax.plot(t, L_slow, color=PALETTE["network"], lw=2, ls="--",
+            label=f"{_pct(1 - f)} of each step waiting")
+    ax.axvline(t_end, color=PALETTE["network"], lw=0.8, ls=":")
+    L_end = float(scaling_laws.kaplan_loss(P, D).to("").magnitude)
+    L_at_1 = float(scaling_laws.kaplan_loss(P, f * D).to("").magnitude)
+    ax.plot([t_ideal], [L_at_1], "o", color=PALETTE["network"], ms=6)
+    ax.text(t_ideal * 1.03, L_at_1, f" at the same deadline: loss {fmt(L_at_1, None, 4)}\n"
+            f" (vs {fmt(L_end, None, 4)})", fontsize=7.5, va="bottom")
+    ax.text(t_end, L_end + 0.012, f"same loss, {fmt(t_end, None, sig=2)}× later ", fontsize=7.5, ha="right", va="bottom")
+    ax.set_xlabel("wall-clock time (the overhead-free run = 1)", fontsize=9)
+    ax.set_ylabel("loss (nats/token)", fontsize=9)
+    ax.set_xlim(0, t_end * 1.05)
+    ax.tick_params(labelsize=8)
+    ax.grid(True, alpha=0.25)
+    ax.legend(fontsize=8, loc="upper right")
+    ax.set_title(title or "Overhead stretches the run; it does not scale the gain", fontsize=10)
+    fig.tight_layout()
+    fig.values = {"L_end": L_end, "L_at_deadline": L_at_1, "t_end": t_end}
     return fig

@@ -1,29 +1,17 @@
-"""Rooflines for Ch. 28 §28.3 and §28.10: several ceilings and roofs on one log-log chart, with
-named kernels placed on them.
-
-Every roof is drawn by :func:`fleetcalc.physics.roofline.attainable_rate` (Eq. 28.2) and every
-ridge by :func:`~fleetcalc.physics.roofline.ridge_point` (Eq. 28.3); kernel intensities come from
-the roofline calculators (Eq. 28.4) and device figures from the catalog. Nothing here types a
-hardware number or a formula.
-
-* :func:`h100_roofline` (§28.3): the H100's HBM and L2 roofs under its FP16 tensor-core and FP32
-  vector ceilings, with four kernels: batch-1 decode and Example 27.1's batch 64 (d = n = 4096),
-  a large square matmul and an element-wise add.
-* :func:`measured_roofline` (§28.10): a machine's measured roofs (cache and DRAM triads, a large
-  matmul) with the student's own measured points.
-"""
+"""Rooflines: ceilings and roofs on one log-log chart with named kernels placed on them (Ch. 28 §28.3, §28.10), and the several ceilings of one device (Vol. 2 §2.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 import numpy as np
-
-from fleetcalc.core.catalog import entry, hw
+from fleetcalc.core.catalog import hw
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.physics import roofline
 from fleetcalc.ui.diagrams.draw import PALETTE
+from matplotlib.figure import Figure
+from fleetcalc.ui.diagrams.draw import subplots as _subplots
 
-__all__ = ["Kernel", "h100_kernels", "roofline_chart", "h100_roofline", "measured_roofline"]
+__all__ = ["Kernel", "h100_kernels", "roofline_chart", "h100_roofline", "measured_roofline", "CEILINGS", "KERNELS", "roofline_ceilings"]
+
 
 _ROOF_COLOURS = (PALETTE["memory"], PALETTE["storage"], PALETTE["host"])
 
@@ -58,7 +46,6 @@ def roofline_chart(ceilings, roofs, kernels, *, title="", I_range=(0.03, 3000), 
     [(label, byte/s)], the first is the one most kernels use. Each roof is drawn up to the top
     ceiling, lower ceilings as dashed lines, each ridge (Eq. 28.3) marked; each kernel sits on its
     bound (open circle) or at its measured rate (filled) with its bound above it."""
-    from matplotlib.figure import Figure
 
     fig = Figure(figsize=size, dpi=100)
     ax = fig.add_subplot(1, 1, 1)
@@ -119,3 +106,49 @@ def measured_roofline(R_roof, beta_cache, beta_dram, points, *, title="This mach
     return roofline_chart([("measured compute roof (large matmul)", R_roof)],
                           [("cache roof (small triad)", beta_cache), ("DRAM roof (large triad)", beta_dram)],
                           points, title=title, I_range=(0.01, 1000))
+
+
+#: (catalog key, label) of the flat ceilings drawn, highest first.
+CEILINGS = [("peak_fp8", "FP8 dense"), ("peak_fp16", "FP16/BF16 dense"), ("peak_tf32", "TF32 dense"),
+            ("peak_fp32", "FP32 (CUDA cores)")]
+
+
+#: (label, batch B sharing each weight, bytes per weight): weight-dominated matmuls, I = 2B/s.
+KERNELS = [("decode, batch 1, FP16", 1, 2.0), ("decode, batch 64, FP16", 64, 2.0),
+           ("decode, batch 64, FP8", 64, 1.0), ("training, batch 2,048, FP16", 2048, 2.0)]
+
+
+def roofline_ceilings(device="h100", ceilings=CEILINGS, kernels=KERNELS):
+    """A roofline with one flat ceiling per precision and the named kernels placed on it.
+
+    Each ceiling is the catalog's peak at that precision; the slope is the HBM bandwidth; each
+    kernel's intensity is ``roofline.matmul_intensity_weight_dominated(B, s)`` and its height
+    ``roofline.attainable_rate``, read against the ceiling of its own precision."""
+    beta = hw(f"{device}.hbm_bandwidth")
+    I = np.logspace(-0.3, 4, 300)
+    fig, ax = _subplots(figsize=(8.6, 4.8))
+    colours = [PALETTE["fault"], PALETTE["compute"], PALETTE["storage"], PALETTE["host"]]
+    peaks = {}
+    for (key, name), c in zip(ceilings, colours):
+        R = hw(f"{device}.{key}")
+        peaks[key] = R
+        y = roofline.attainable_rate(Q_(I, "FLOP/byte"), R, beta).to("TFLOP/s").magnitude
+        ridge = roofline.ridge_point(R, beta).to("FLOP/byte").magnitude
+        ax.plot(I, y, color=c, lw=2, label=f"{name}: {fmt(R, 'TFLOP/s', 0)}, ridge {ridge:.0f} FLOP/byte")
+        ax.axvline(ridge, color=c, lw=0.8, ls=":")
+    for name, B, s in kernels:
+        key = "peak_fp8" if s == 1.0 else "peak_fp16"
+        Ik = roofline.matmul_intensity_weight_dominated(B, Q_(s, "byte")).to("FLOP/byte")
+        yk = roofline.attainable_rate(Ik, peaks[key], beta).to("TFLOP/s").magnitude
+        ax.plot([Ik.magnitude], [yk], "o", color="black", ms=6)
+        ax.annotate(f"{name}\nI = {Ik.magnitude:,.0f}", (Ik.magnitude, yk), textcoords="offset points",
+                    xytext=(6, -22 if B < 2048 else 6), fontsize=8)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity I (FLOP/byte)")
+    ax.set_ylabel("attainable rate (TFLOP/s)")
+    ax.set_title(f"{device.upper()}: one memory slope ({fmt(beta, 'TB/s', 2)}), one ceiling per precision")
+    ax.legend(fontsize=8, loc="lower right")
+    ax.grid(True, which="major", alpha=0.3)
+    fig.tight_layout()
+    return fig
