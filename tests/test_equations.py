@@ -253,3 +253,38 @@ def test_list_arguments_sum_and_max_term_by_term():
     # Eq. 28.22: 2 GiB through 32 and 16 GiB/s stages, pipelined: the slower one, 2/16 s = 125 ms
     r = storage.restore_time_lower_bound.work(Q_(2, "GiB"), [Q_(32, "GiB/s"), Q_(16, "GiB/s")])
     assert math.isclose(r.result.m_as("ms"), 125.0) and r"\max_i \frac{S_{c}}{\beta_i}" in r.latex()
+
+
+# The book's relations, as Ch. 28 prints them (Eq. 28.1 "n_block ≤ min(...)", Eq. 28.9 "t_pipe ≥ max(...)",
+# Eq. 28.16 "β_effective ≤ min(β_io, aq)", Eq. 28.22 "t_restore ≥ max(...)"): the declaration keeps them,
+# and the displayed equation, the worked step and the formula sheet print them.
+BOOK_RELATIONS = [("accelerator", "resident_blocks", "≤", r"\le"), ("pipeline", "pipeline_interval", "≥", r"\ge"),
+                  ("pipeline", "pipeline_interval_4", "≥", r"\ge"), ("storage", "effective_bandwidth", "≤", r"\le"),
+                  ("storage", "restore_time_lower_bound", "≥", r"\ge")]
+
+
+@pytest.mark.parametrize("module,name,rel,tex", BOOK_RELATIONS)
+def test_a_book_inequality_keeps_its_relation(module, name, rel, tex):
+    import importlib
+
+    calc = getattr(importlib.import_module(f"fleetcalc.physics.{module}"), name)
+    e = calc.equation
+    assert e.rel == rel and f" {tex} " in e.latex() and f" {rel} " in str(e)
+
+
+def test_a_worked_bound_prints_its_relation_then_the_values():
+    from fleetcalc.core.units import Q_
+    from fleetcalc.physics import storage
+
+    w = storage.effective_bandwidth.work(Q_(10, "GB/s"), Q_(1000, "1/s"), Q_(1, "MB"))
+    md = w._repr_markdown_()
+    assert r"&\le \min" in md and "&= 1\\,\\mathrm{GB}/\\mathrm{s}" in md   # β ≤ min(...) = ... = 1 GB/s (hand: 1000/s x 1 MB)
+    assert "beta_effective ≤ min(" in str(w)
+
+
+def test_an_unknown_relation_is_refused():
+    from fleetcalc.core.equation import eq
+
+    with pytest.raises(ValueError, match="relation"):
+        eq("x", "y", ref="test", rel="<")
+    assert eq("x", "y", ref="test", rel="<=").rel == "≤"

@@ -39,3 +39,51 @@ def test_bad_questions_are_refused(options, msg):
 def test_text_is_escaped_but_maths_kept():
     html = quiz(question("Is $a<b$ **always**?", ("<yes>", "no reason given here", True), ("no", "it is a test only")))._repr_html_()
     assert "$a&lt;b$" in html and "<strong>always</strong>" in html and "&lt;yes&gt;" in html
+
+
+def _saved_quizzes():
+    """(notebook, the right option's position, the number of options) of every quiz question the
+    executed chapter notebooks show, read from their saved HTML."""
+    import json
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    out = []
+    for nb in sorted((root / "chapters").rglob("*.ipynb")):
+        for cell in json.loads(nb.read_text(encoding="utf-8")).get("cells", []):
+            for o in cell.get("outputs", []):
+                page = o.get("data", {}).get("text/html", "")
+                page = "".join(page) if isinstance(page, list) else page
+                for q in page.split('<div class="fc-quiz-question">')[1:]:
+                    verdicts = re.findall(r'data-verdict="(right|wrong)"', q)
+                    if verdicts:
+                        out.append((nb.name, verdicts.index("right"), len(verdicts)))
+    return out
+
+
+def test_the_right_option_is_not_where_a_guess_would_look():
+    """Over the book, no position holds the right option much more often than chance: a student who
+    always picks (b) scores about what guessing does (the options are placed by quiz._placed)."""
+    found = _saved_quizzes()
+    assert len(found) >= 100, len(found)
+    chance = sum(1 / n for _, _, n in found)          # expected right answers for "always the same letter"
+    for pos in range(3):
+        hits = sum(1 for _, p, _ in found if p == pos)
+        assert hits <= 1.5 * chance + 5, (pos, hits, round(chance, 1))
+    middle = sum(1 for _, p, n in found if n == 3 and p == 1) / max(1, sum(1 for *_, n in found if n == 3))
+    assert middle < 0.5, middle
+
+
+def test_feedback_says_its_verdict_once():
+    q = question("A question long enough?", ("a", "Right: because it is.", True), ("b", "Not quite. It is not b."))
+    html = quiz(q)._repr_html_()
+    assert "Right.</strong> Because it is." in html and "Right: " not in html and "Not quite.</strong> It is not b." in html
+
+
+def test_the_order_shown_is_the_questions_own_and_stable():
+    opts = [("p", "why p is wrong"), ("q", "why q is right", True), ("r", "why r is wrong"), ("s", "why s is wrong")]
+    a, b = question("Same text?", *opts), question("Same text?", *opts)
+    assert [o.text for o in a.options] == [o.text for o in b.options]
+    spots = {[o.correct for o in question(f"Question number {i}?", *opts).options].index(True) for i in range(40)}
+    assert spots == {0, 1, 2, 3}

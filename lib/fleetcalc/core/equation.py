@@ -100,6 +100,7 @@ class Equation:
     key: str | None = None
     where: tuple = ()
     note: str = ""
+    rel: str = "="        # the book's relation between lhs and expr: "=", "≤", "≥" or "≈"
 
     def check(self) -> None:
         """Parse the expression and its ``where`` lines (ValueError on what cannot be shown).
@@ -151,7 +152,7 @@ class Equation:
     def latex(self, values: dict | None = None) -> str:
         """``lhs = expr`` in LaTeX; with ``values`` (name -> LaTeX of a value), the expression with
         the values put in instead of the symbols."""
-        return f"{self.lhs} = {self.rhs_latex(values)}"
+        return f"{self.lhs} {REL_LATEX[self.rel]} {self.rhs_latex(values)}"
 
     def rhs_latex(self, values: dict | None = None, text: str | None = None) -> str:
         printer = _Printer(self, values)
@@ -170,13 +171,23 @@ class Equation:
 
     def __str__(self):
         return " ; ".join(f"{n} = {t}" for n, t in self.where) + ("; " if self.where else "") + \
-            f"{_plain(self.lhs)} = {self.expr}   ({self.ref})"
+            f"{_plain(self.lhs)} {self.rel} {self.expr}   ({self.ref})"
+
+
+#: the relations a declared equation may state, and how each prints in LaTeX
+REL_LATEX = {"=": "=", "≤": r"\le", "≥": r"\ge", "≈": r"\approx"}
+_REL_ALIASES = {"<=": "≤", ">=": "≥", "~": "≈", "==": "="}
 
 
 def eq(lhs: str, expr: str, *, ref: str, symbols: dict | None = None, key: str | None = None,
-       where: tuple | list = (), note: str = "") -> Equation:
-    """Declare a calculator's formula (see the module docstring)."""
-    return Equation(lhs, expr, ref, dict(symbols or {}), key, tuple(tuple(w) for w in where), note)
+       where: tuple | list = (), note: str = "", rel: str = "=") -> Equation:
+    """Declare a calculator's formula (see the module docstring). ``rel`` is the book's relation:
+    "=" (default), "≤" / "<=" (the book states a bound from above: the kernel computes the bound),
+    "≥" / ">=" or "≈"."""
+    rel = _REL_ALIASES.get(rel, rel)
+    if rel not in REL_LATEX:
+        raise ValueError(f"eq(..., rel={rel!r}): the relation must be one of {sorted(REL_LATEX)} (or <=, >=, ~)")
+    return Equation(lhs, expr, ref, dict(symbols or {}), key, tuple(tuple(w) for w in where), note, rel)
 
 
 @dataclass(frozen=True)
@@ -370,12 +381,15 @@ class _Printer:
         return out
 
 
+_REL_SPLIT = re.compile(r" (=|\\le|\\ge|\\approx) ")
+
+
 def _aligned(lines: list[str]) -> str:
-    """Lines ``a = b`` stacked on their first ``=``; continuation lines start with ``=``."""
+    """Lines ``a = b`` (or ``a \\le b``, ...) stacked on their first relation; continuation lines start with ``=``."""
     rows = []
     for line in lines:
-        lhs, _, rhs = line.partition(" = ")
-        rows.append(f"{lhs} &= {rhs}" if _ else f"&= {line}")
+        m = _REL_SPLIT.search(line)
+        rows.append(f"{line[:m.start()]} &{m.group(1)} {line[m.end():]}" if m else f"&= {line}")
     return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
 
 
@@ -436,7 +450,7 @@ class WorkedStep:
         blocks = []
         for e, vals, res in zip(self.equations, self.inputs, self.results):
             rows = [f"{e.sym(n)} &= {e.rhs_latex(text=t)}" for n, t in e.where]
-            rows.append(f"{e.lhs} &= {e.rhs_latex()}")
+            rows.append(f"{e.lhs} &{REL_LATEX[e.rel]} {e.rhs_latex()}")
             rows.append(f"&= {e.rhs_latex(vals, text=e.inlined)}")
             shown = _result_text(res)
             num, _, unit = shown.partition(" ")
@@ -468,7 +482,7 @@ class WorkedStep:
         for e, vals, res in zip(self.equations, self.plain_inputs, self.results):
             for n, t in e.where:
                 lines.append(f"  {n} = {t}")
-            lines.append(f"  {_plain(e.lhs)} = {_plain_units(e.expr)}")
+            lines.append(f"  {_plain(e.lhs)} {e.rel} {_plain_units(e.expr)}")
             text = _replace_names(e.inlined, {n: f"({v})" if " " in v and not v.startswith("[") else v for n, v in vals.items()})
             lines.append(f"  {' ' * len(_plain(e.lhs))} = {_plain_units(text)}")
             lines.append(f"  {' ' * len(_plain(e.lhs))} = {_result_text(res)}")

@@ -159,6 +159,12 @@ def human_unit(value) -> str | None:
     return None
 
 
+def _is_compound(units) -> bool:
+    """Whether dimensionless ``units`` are dimensional units that cancel (µs/s, GB/GiB), as
+    opposed to a named ratio such as percent, which prints as it is."""
+    return len(units._units) > 1 or any(p != 1 for p in units._units.values())
+
+
 def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | None = None, *,
         grouping: bool | None = None, with_unit: bool = True) -> str:
     """Format ``value`` in ``unit`` with ``decimals`` places (or ``sig`` significant digits).
@@ -170,6 +176,8 @@ def fmt(value, unit: str | None = None, decimals: int | None = None, sig: int | 
     The one number formatter of the workbook: panels, plots, diagrams and tools call it.
     """
     q = as_quantity(value)
+    if unit is None and q.dimensionless and _is_compound(q.units):
+        q = q.to("dimensionless")     # a ratio prints as a ratio: µs/s reduces before it prints
     if unit == "auto":
         unit = human_unit(q)
         if unit is None and not q.dimensionless:

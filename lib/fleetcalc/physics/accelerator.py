@@ -37,7 +37,7 @@ _DIMS = dict(m=whole(doc="rows"), k=whole(doc="inner dimension"), n=whole(doc="c
 # Eq. 28.1 (a two-argument min, nested). h = 0 drops the shared-memory term (the book's rule): it
 # is then n_arch, which never binds below n_arch itself.
 _N_BLOCK = eq(r"n_{\mathrm{block}}", "min(n_arch, min(floor(R_SM/(r*t)), min(n_H, floor(T_SM/t))))",
-              where=[("n_H", "floor(H_SM/h + 1e-12) if h > 0 else n_arch")], ref="Ch. 28 §28.2, Eq. 28.1")
+              where=[("n_H", "floor(H_SM/h + 1e-12) if h > 0 else n_arch")], ref="Ch. 28 §28.2, Eq. 28.1", rel="≤")
 # the padded dimensions m~, k~, n~ of §28.2
 _PADDED = [("m_pad", "ceil(m/tile_m)*tile_m"), ("k_pad", "ceil(k/tile_k)*tile_k"), ("n_pad", "ceil(n/tile_n)*tile_n")]
 _PADDED_SYMBOLS = {"m_pad": r"\widetilde m", "k_pad": r"\widetilde k", "n_pad": r"\widetilde n"}

@@ -40,7 +40,7 @@ def serial_time(stages):
 
 
 @calculator(returns="s", stages=_STAGE_TIMES,
-            equation=eq(r"t_{\mathrm{pipe}}", "max(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.9"))
+            equation=eq(r"t_{\mathrm{pipe}}", "max(stages)", symbols={"stages": "t_i", "n_batches": "n"}, ref="Ch. 28 §28.4, Eq. 28.9", rel="≥"))
 def pipeline_interval(stages):
     """t_pipe >= max(t_r, t_p, t_h, t_g): the steady interval between batches, Ch. 28 Eq. 28.9."""
     return np.max(_stages(stages), axis=0)
@@ -201,7 +201,7 @@ def serial_time_4(t_r, t_p, t_h, t_g):
             t_h=qty("s", ge=0, doc="host-to-device copy time"), t_g=qty("s", ge=0, doc="device compute time"),
             equation=eq(r"t_{\mathrm{pipe}}", "max(t_r, t_p, t_h, t_g)",
                         symbols={"t_r": "t_r", "t_p": "t_p", "t_h": "t_h", "t_g": "t_g"},
-                        ref="Ch. 28 §28.4, Eq. 28.9 (independent stages, deep enough buffers)"))
+                        ref="Ch. 28 §28.4, Eq. 28.9 (independent stages, deep enough buffers)", rel="≥"))
 def pipeline_interval_4(t_r, t_p, t_h, t_g):
     """Eq. 28.9 with the four stages named: the steady interval of an ideal pipeline is its slowest
     stage, valid only when the stages use independent resources."""

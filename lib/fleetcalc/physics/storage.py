@@ -54,7 +54,7 @@ def _request_rate(*, gt=None, ge=None, doc=""):
 @calculator(returns="byte/s", beta_io=qty("byte/s", gt=0, doc="link bandwidth"), iops=_request_rate(gt=0),
             request_size=qty("byte", gt=0),
             equation=eq(r"\beta_{\mathrm{effective}}", "min(beta_io, iops*request_size)", symbols=_AQ,
-                        ref="Ch. 28 §28.6, Eq. 28.16"))
+                        ref="Ch. 28 §28.6, Eq. 28.16", rel="≤"))
 def effective_bandwidth(beta_io, iops, request_size):
     """beta_effective <= min(beta_io, a q): the link roof vs the request-rate roof, Ch. 28 Eq. 28.16."""
     return np.minimum(beta_io, iops * request_size)
@@ -207,7 +207,7 @@ def _stage_times(S_c, stage_bandwidths):
 
 @calculator(returns="s", S_c=qty("byte", ge=0, doc="checkpoint size"), stage_bandwidths=_STAGE_BANDWIDTHS,
             equation=eq(r"t_{\mathrm{restore}}", "max(S_c/stage_bandwidths)", symbols={"stage_bandwidths": r"\beta_i"},
-                        ref="Ch. 28 §28.6, Eq. 28.22 (stages fully pipelined)"))
+                        ref="Ch. 28 §28.6, Eq. 28.22 (stages fully pipelined)", rel="≥"))
 def restore_time_lower_bound(S_c, stage_bandwidths):
     """t_restore >= max_i S_c / beta_i over fully pipelined stages (read, network, device load),
     Ch. 28 Eq. 28.22."""

@@ -22,7 +22,9 @@ a static page shows only where the script runs and a screen reader or a printout
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import re
 from dataclasses import dataclass
 
 __all__ = ["Option", "Question", "Quiz", "right", "wrong", "question", "quiz"]
@@ -51,8 +53,31 @@ def wrong(text: str, why: str) -> Option:
     return Option(text, False, why)
 
 
+_VERDICT = re.compile(r"^\s*(?:right|correct|yes|no|wrong|not quite|incorrect)\s*[.:!,;—-]\s*", re.I)
+
+
+def _clean_why(why: str) -> str:
+    """The explanation without a verdict of its own ("Right: ...", "Not quite. ..."): the page
+    prints the verdict once, before it."""
+    out = _VERDICT.sub("", why, count=1)
+    return out[:1].upper() + out[1:] if out else why
+
+
+def _placed(text: str, options: tuple) -> tuple:
+    """The options in the order a reader sees them: the right one at a position drawn from the
+    question's own text (so the same question always looks the same, and over a book the right
+    answers spread evenly over the positions), the wrong ones in an order drawn the same way."""
+    h = hashlib.sha256(text.encode("utf-8")).digest()
+    right_one = next(o for o in options if o.correct)
+    others = sorted((o for o in options if not o.correct),
+                    key=lambda o: hashlib.sha256(h + o.text.encode("utf-8")).digest())
+    at = h[0] % len(options)
+    return tuple(others[:at]) + (right_one,) + tuple(others[at:])
+
+
 def question(text: str, *options) -> Question:
-    """A question with 2-6 options, exactly one of them right, each explained."""
+    """A question with 2-6 options, exactly one of them right, each explained. The options are
+    shown in an order of their own (:func:`_placed`), not the order written."""
     options = tuple(o if isinstance(o, Option) else Option(o[0], bool(o[2]) if len(o) > 2 else False, o[1])
                     for o in options)
     if not 2 <= len(options) <= 6:
@@ -63,7 +88,8 @@ def question(text: str, *options) -> Question:
     for o in options:
         if len(o.why.strip()) < 10:
             raise ValueError(f"option {o.text!r} needs an explanation (why it is right or wrong)")
-    return Question(text, tuple(options))
+    options = tuple(Option(o.text, o.correct, _clean_why(o.why)) for o in options)
+    return Question(text, _placed(text, options))
 
 
 def _inline(text: str) -> str:
