@@ -8,7 +8,7 @@ folded ``numbers-checked`` cells, the ledger, the instructor pages and the tests
 Student-facing text, as checked here, in the notebook sources of ``chapters/``, ``solutions/``
 and ``exercises/``:
 
-* every markdown cell;
+* every markdown cell not tagged ``numbers-checked``;
 * in code cells not tagged ``numbers-checked``: every string literal (quiz questions, options and
   explanations, panel prompts, titles and ``where=`` headings, captions, printed text), except
   the arguments of the audit calls (``book_says``, ``assume``, ``vendor_note``), whose ``where=``
@@ -96,14 +96,14 @@ def scan_notebook(nb, path: Path | None = None) -> list[tuple[int, str, str]]:
     starts = _cell_start_lines(raw, nb.cells)
     found = []
     for cell, start in zip(nb.cells, starts):
+        if FOLDED_TAG in cell.metadata.get("tags", []):
+            continue                                  # a folded check: the audit's place
         if cell.cell_type == "markdown":
             for m in line_refs(cell.source):
                 lead = len(cell.source) - len(cell.source.lstrip())
                 off = cell.source.count("\n", lead, m.start())
                 found.append((start + off, m.group(0), _context(cell.source, m)))
         elif cell.cell_type == "code":
-            if FOLDED_TAG in cell.metadata.get("tags", []):
-                continue
             for lineno, s in student_strings(cell.source):
                 for m in line_refs(s):
                     found.append((start + lineno - 1, m.group(0), _context(s, m)))
@@ -154,6 +154,8 @@ jupytext:
   text_representation:
     format_name: myst
 kernelspec:
+  display_name: Python 3 (ipykernel)
+  language: python
   name: python3
 ---
 +++
