@@ -191,3 +191,28 @@ check(y, "2", note="lines 12-30 of the source")
                  "the L40S and the L4", "a 400 Gb/s line rate", "Example 27.1", "Algorithm 28.2",
                  "line rate of 50 GB/s", "the first line of the table", "第 28 章"):
         assert not line_refs(good), good
+
+
+def test_a_source_as_a_reader_cites_it():
+    """The worked step's "Where it comes from", an equation's reference and the running job's table
+    print the book's numbering; the seed lines stay in the data for the audit (hand-made cases)."""
+    from fleetcalc.core.cite import for_reader
+
+    assert for_reader("Vol. 2 Ch. 2, lines 1334 and 1768 (peak per watt of TDP)") == "Vol. 2 Ch. 2 (peak per watt of TDP)"
+    assert for_reader("Vol. 2 Ch. 3 §3.1 (line 2535); Fig. 3.3 caption (line 2547)") == "Vol. 2 Ch. 3 §3.1; Fig. 3.3 caption"
+    assert for_reader("Ch. 28 §28.5, Eq. 28.12") == "Ch. 28 §28.5, Eq. 28.12"
+    assert for_reader("Table 2.6 (line 1808)") == "Table 2.6"
+
+
+def test_worked_steps_and_the_job_table_cite_without_lines():
+    from fleetcalc.core.cite import LINE_REF
+    from fleetcalc.core.job import our_job
+    from fleetcalc.core.units import Q_
+    from fleetcalc.physics import energy
+
+    # energy.mac_energy's reference carries a seed line in the data ("Vol. 2 Ch. 2, line 1852 (...)")
+    assert LINE_REF.search(energy.mac_energy.equation.ref)
+    step = energy.mac_energy.work(175e9, Q_(1, "pJ"))
+    for text in (our_job.table()._repr_markdown_(), step._repr_markdown_(), str(step)):
+        found = LINE_REF.search(text)
+        assert not found, found.group(0)

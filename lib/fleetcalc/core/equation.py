@@ -167,7 +167,8 @@ class Equation:
         return "$$" + _aligned(self.lines()) + "$$"
 
     def _repr_markdown_(self):
-        return "$$" + _aligned(self.lines()) + "$$\n\n*" + self.ref + "*"
+        from fleetcalc.core.cite import for_reader
+        return "$$" + _aligned(self.lines()) + "$$\n\n*" + for_reader(self.ref) + "*"
 
     def __str__(self):
         return " ; ".join(f"{n} = {t}" for n, t in self.where) + ("; " if self.where else "") + \
@@ -460,10 +461,13 @@ class WorkedStep:
 
     @property
     def refs(self) -> str:
+        """Where the equations come from, as a reader cites them (no seed line numbers)."""
+        from fleetcalc.core.cite import for_reader
         seen = []
         for e in self.equations:
-            if e.ref not in seen:
-                seen.append(e.ref)
+            r = for_reader(e.ref)
+            if r not in seen:
+                seen.append(r)
         return "; ".join(seen)
 
     def latex(self) -> str:
@@ -575,7 +579,7 @@ def check_declaration(calc) -> None:
 
 
 def _with_key(e: Equation, key: str) -> Equation:
-    return Equation(e.lhs, e.expr, e.ref, e.symbols, key, e.where, e.note)
+    return Equation(e.lhs, e.expr, e.ref, e.symbols, key, e.where, e.note, e.rel)
 
 
 def _shown_unit(calc, name, value) -> str:

@@ -13,6 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from fleetcalc.core.cite import for_reader
 from fleetcalc.core.catalog import CatalogError, entry
 from fleetcalc.core.units import Q_, human_unit
 
@@ -72,7 +73,7 @@ class RunningJob:
         lines = [f"**{self.name}**: {self.summary}", "",
                  "| input | symbol | value | from | source |", "|---|---|---|---|---|"]
         for name, label, text, kind, source in self.rows():
-            lines.append(f"| {label} | `{name}` | {text} | {'the book' if kind == 'book' else 'our choice'} | {source} |")
+            lines.append(f"| {label} | `{name}` | {text} | {'the book' if kind == 'book' else 'our choice'} | {for_reader(source)} |")
         return _Markdown("\n".join(lines))
 
     def __repr__(self):
