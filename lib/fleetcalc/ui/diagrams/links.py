@@ -157,10 +157,12 @@ def link_path():
     hops = 3
     label(ax, w / 2, 4.45,
           f"FEC is paid on every link: {hops} hops add {fmt(hops * fec_lo, 'ns', 0)}-{fmt(hops * fec_hi, 'ns', 0)}; "
-          f"{hops} switch traversals add {fmt(fabric.path_latency(hops, t_sw), 'auto', sig=2)}", fontsize=8)
+          f"{hops} switch traversals at §3.5's figure would add {fmt(fabric.path_latency(hops, t_sw), 'auto', sig=2)}", fontsize=8)
+    over = fabric.path_latency(hops, t_sw) > alpha
     label(ax, w / 2, 0.75,
-          f"the chapter's NDR start-up latency α = {fmt(alpha, 'auto', sig=2)} end to end "
-          f"(the text gives no separate SerDes, optics or fibre delay)", fontsize=8)
+          f"the chapter's NDR start-up latency α = {fmt(alpha, 'auto', sig=2)} end to end"
+          + (" - less than those traversals alone: the book's two figures cannot both hold (§3.5's is for ratios)"
+             if over else " (the text gives no separate SerDes, optics or fibre delay)"), fontsize=8)
     return fig
 
 
