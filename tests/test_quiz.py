@@ -38,7 +38,16 @@ def test_bad_questions_are_refused(options, msg):
 
 def test_text_is_escaped_but_maths_kept():
     html = quiz(question("Is $a<b$ **always**?", ("<yes>", "no reason given here", True), ("no", "it is a test only")))._repr_html_()
-    assert "$a&lt;b$" in html and "<strong>always</strong>" in html and "&lt;yes&gt;" in html
+    assert r"\(a&lt;b\)" in html and "<strong>always</strong>" in html and "&lt;yes&gt;" in html
+
+
+def test_a_price_never_opens_maths_and_maths_is_typeset_on_the_site():
+    """The site's MathJax typesets \\( \\) only (myst's setting) and JupyterLab's $ too: maths goes out
+    as \\(...\\), a price as \\$ (both print $). Hand case: two prices in one option."""
+    html = quiz(question("At $3 per GPU-hour, what does a 5 % gap on a $50M run cost, with $p = 0.05$?",
+                         ("$2.5M", "5 % of the $50M run.", True), ("$150k", "That is 5 % of $3M, not of the run.")))._repr_html_()
+    assert r"At \$3 per GPU-hour" in html and r"a \$50M run" in html and r"\(p = 0.05\)" in html
+    assert "$2.5M" not in html.replace(r"\$", "")
 
 
 def _saved_quizzes():

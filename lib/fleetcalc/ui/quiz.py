@@ -92,10 +92,29 @@ def question(text: str, *options) -> Question:
     return Question(text, _placed(text, options))
 
 
+_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)(?<!\\)\$")
+_WORDS = re.compile(r"[A-Za-z]{3,}[\s,]+[A-Za-z]{2,}")
+
+
+def _is_math(body: str) -> bool:
+    """Whether ``$body$`` is maths and not the text between two prices ("$3 per GPU-hour, a $")."""
+    return not _WORDS.search(re.sub(r"\\[A-Za-z]+(\{[^}]*\})?", "", body)) and not body.startswith(" ")
+
+
 def _inline(text: str) -> str:
-    """Escape HTML but keep $...$ maths and **bold** readable."""
-    out = html.escape(text, quote=False)
-    parts = out.split("**")
+    """Escape HTML; maths ``$...$`` becomes ``\\(...\\)``, which the site's MathJax and JupyterLab's
+    both typeset; a dollar that opens no maths (a price) is written ``\\$``, which both print as $;
+    **bold** stays readable."""
+    text = text.replace("\\$", "\x00")          # a dollar the author escaped is a price already
+    out, i = [], 0
+    for m in _MATH.finditer(text):
+        if not _is_math(m.group(1)):
+            continue
+        out.append(html.escape(text[i:m.start()], quote=False).replace("$", "\\$"))
+        out.append("\\(" + html.escape(m.group(1), quote=False) + "\\)")
+        i = m.end()
+    out.append(html.escape(text[i:], quote=False).replace("$", "\\$"))
+    parts = "".join(out).replace("\x00", "\\$").split("**")
     return "".join(f"<strong>{p}</strong>" if i % 2 else p for i, p in enumerate(parts))
 
 
