@@ -141,10 +141,10 @@ def design(P=None, D=None, deadline=Q_(17, "day"), device=None, *, mfu=None, t=N
     C_step = d._do("C_step", "compute per step", S4, scaling_laws.training_flops, P, our_job.batch_tokens)
     t_c = d._do("t_compute", "compute time per step", S4, facility.ideal_training_time, C_step, N, dev["R_peak"], mfu)
     U = d._do("U", "share of a step computing (no overlap)", S4, fabric.utilization, t_c, t_ar)
-    d._do("bisection", "bisection bandwidth", S4, fabric.bisection_bandwidth, max(N, 2), our_job.nic_rate,
+    d._do("bisection", "bisection bandwidth (per direction)", S4, fabric.bisection_bandwidth, max(N, 2), our_job.nic_rate,
           oversubscription)
     d._do("tiers", "fat-tree tiers (radix 64)", S4, fabric.fat_tree_tiers_needed, N, _count(hw("switch64.radix")))
-    d._do("loss_oversub", "throughput lost to oversubscription", S4, fabric.throughput_loss,
+    d._do("loss_oversub", "throughput lost to oversubscription (at most: every ring hop through the leaf uplinks)", S4, fabric.throughput_loss,
           1 - U.to("").magnitude, max(oversubscription, 1.0))
     # 5 data and storage
     r_tok = d._do("token_rate", "tokens per second, cluster", S5, storage.aggregate_token_rate, N, r_dev)
@@ -153,7 +153,7 @@ def design(P=None, D=None, deadline=Q_(17, "day"), device=None, *, mfu=None, t=N
     S_o = d._do("S_opt", "checkpoint: optimizer state and master weights", S5, memory.optimizer_memory, P,
                 our_job.s_opt, our_job.s_master)
     S_c = (S_w + S_o).to("GB")
-    C_save = d._do("C_save", "checkpoint pause (whole file system)", S5, storage.checkpoint_window_time,
+    C_save = d._do("C_save", "checkpoint pause (whole file system, best case)", S5, storage.checkpoint_window_time,
                    S_c, our_job.storage_bw)
     # 6 checkpoints and failures
     nodes = N // k

@@ -302,15 +302,18 @@ from fleetcalc.core.equation import eq  # noqa: E402
 
 
 @calculator(returns="", T_p=qty("s", gt=0, doc="mean time the job holds its devices between preemptions"),
-            C=qty("s", ge=0, doc="save before giving the devices up"), R=qty("s", ge=0, doc="restore after getting them back"),
-            L=qty("s", ge=0, doc="work lost since the last save"),
+            C=qty("s", ge=0, doc="save before giving the devices up (a warned preemption; then L = 0)"),
+            R=qty("s", ge=0, doc="restore after getting them back"),
+            L=qty("s", ge=0, doc="work lost since the last save (a preemption without warning; then C = 0)"),
             equation=eq(r"f_{\mathrm{useful}}", "1 - (C + R + L)/T_p",
                         symbols={"T_p": r"T_{\mathrm{p}}"},
                         ref="Ch. 28 §28.8, preemption (the text's save, restore and lost computation, counted per preemption)"))
 def preemption_useful_fraction(T_p, C, R, L):
     """Share of the device time a preempted job holds that becomes new progress: each preemption
-    costs a save C, a restore R and the work L since the last save, out of T_p held. The devices
-    look busy the whole time; only this fraction of it trains (valid while C + R + L < T_p)."""
+    costs a restore R and either a save C (warned: it saves when told to go, and loses nothing) or
+    the work L since the last periodic save (no warning: no save at the moment of preemption), out
+    of T_p held. C and L are alternatives, not both. The devices look busy the whole time; only this
+    fraction of it trains (valid while C + R + L < T_p)."""
     return 1.0 - (C + R + L) / T_p
 
 

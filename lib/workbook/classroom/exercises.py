@@ -152,10 +152,33 @@ CARD_HEAD = ("# Your exercises' inputs and sealed self-checks (the answers are n
              "# sealed until you answer. Nothing to read or edit here: run it and keep it collapsed.\n"
              "from fleetcalc.ui.exercises import sealed_panel, cards_loaded\n")
 CARD_META = {"tags": ["exercise-card", "hide-input"], "jupyter": {"source_hidden": True}}
+GRADED_CHECK = '''
+
+def check(ex_id, part, answer, inputs=None):
+    """A graded variant: is the answer in, and in a unit of the right kind? Whether it is right, the grader says."""
+    import pint
+    from fleetcalc.ui.exercises import exercise as _card, magnitude_in as _in
+    p = _card(ex_id).parts[part]
+    label, unit = p.label or part, p.unit
+    if answer is ... or answer is None:
+        print(f"… Exercise {ex_id}, {label}: not answered yet: replace ... with your answer" + (f" (in {unit})." if unit else "."))
+        return
+    try:
+        _in(answer, unit)
+    except pint.DimensionalityError:
+        print(f"✗ Exercise {ex_id}, {label}: {answer:~P} is not in a unit of the right kind: the answer is in {unit}.")
+        return
+    except Exception:
+        print(f"✗ Exercise {ex_id}, {label}: give a number" + (f" or a quantity in {unit}" if unit else "") + ".")
+        return
+    print(f"• Exercise {ex_id}, {label}: answered, in a unit of the right kind (a graded variant: the grader says "
+          "whether it is right).")'''
+GRADED_PANEL = ("*This exercise's panel stays closed in a graded variant: it would show your answers. The book's "
+                "notebook (`{book}`) has it, at the book's numbers.*")
 
 
 def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | None = None,
-                meta: dict | None = None):
+                meta: dict | None = None, graded: bool = False):
     """The student notebook of a solution notebook.
 
     * the ``answer-key`` cell becomes ``publish(...)`` calls: the inputs (``overrides``: a
@@ -164,6 +187,11 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
     * markdown tagged ``solution`` becomes a "Your answer" cell (a question heading that shared the
       cell is kept); ``rubric`` and ``solution-only`` cells are dropped;
     * each panel is closed ("answer first") and placed after its exercise's last check cell.
+
+    ``graded=True`` (a variant the grader grades): the card carries no seal, since a seal falls to a
+    search over tolerance buckets in about a minute; its ``check`` says only whether an answer is
+    in and in a unit of the right kind; the panels, which without seals could not hide the
+    answers, stay closed (a note names the book's notebook, which has them at the book's numbers).
     """
     set_name = source_rel.removeprefix("solutions/").removesuffix(".md")
     salt = salt_for(set_name) if salt is None else salt
@@ -182,6 +210,8 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
             exs = run_key(cell.source, set_name)
             answers |= {n for e in exs.values() for n in e.answers}
             body = "\n".join(publish_source(e, (overrides or {}).get(e.id), salt) for e in exs.values())
+            if graded:
+                body = re.sub(r",\s*book=\[[^\]]*\]", "", re.sub(r"seal=\[[^\]]*\]", "seal=[]", body)) + GRADED_CHECK
             card_cell = nbformat.v4.new_code_cell(CARD_HEAD + body, metadata=copy.deepcopy(CARD_META))
             cells.append(card_cell)
             continue
@@ -210,6 +240,10 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
             checked[id(cell)] = set(checks)
             if BEGIN in cell.source:
                 cell.source = strip_solution_code(cell.source, answers)
+            if _panel_call(cell.source) is not None and graded:
+                cells.append(nbformat.v4.new_markdown_cell(GRADED_PANEL.format(book=f"exercises/{set_name}.ipynb"),
+                                                           metadata={"tags": ["panel-closed"]}))
+                continue
             if _panel_call(cell.source) is not None:
                 base = current or ""
                 n = panel_count[base] = panel_count.get(base, 0) + 1
@@ -227,10 +261,14 @@ def to_exercise(nb, source_rel: str, overrides: dict | None = None, salt: str | 
         cells.insert(first_code + 1, card_cell)
     if card_cell is not None:
         card_cell.source += "".join("\n" + s for s in sealed_sources) + "\ncards_loaded()"
+    how = ("answer and run the `check(...)` cell below it: in this graded variant it says whether the answer is in "
+           "and in a unit of the right kind, and the grader says whether it is right; the panels stay closed. "
+           if graded else
+           "answer and run the `check(...)` cell below it; an exercise's panel opens by itself once its "
+           "parts pass (before that, on a click, with the readouts that would give the answers away hidden). ")
     note = nbformat.v4.new_markdown_cell(
         f"> **Student notebook**, generated from `{source_rel}`. Replace each `...` with your "
-        "answer and run the `check(...)` cell below it; an exercise's panel opens by itself once its "
-        "parts pass (before that, on a click, with the readouts that would give the answers away hidden). "
+        + how +
         "Each exercise's inputs are bound in the cell that opens it, under names no other exercise uses, "
         "so *Run All* leaves every exercise's numbers in place. Regenerating the exercises never overwrites a notebook you "
         "have edited.",

@@ -48,3 +48,79 @@ def read_people(path: Path) -> dict[str, dict]:
                     "sis_id": r.get("sis_id") or r.get("sis user id", ""), "canvas_id": r.get("canvas_id", ""),
                     "section": r.get("section", "")}
     return out
+
+
+# ----------------------------------------------------------------------------- who handed it in (the LMS says)
+
+# Canvas's "Download Submissions": <sortable name>_[late_]<user id>_<attachment id>_<the student's file name>
+CANVAS = re.compile(r"(?P<name>[A-Za-z0-9]*?)_(?:[Ll][Aa][Tt][Ee]_)?(?P<user>\d{1,15})_(?P<file>\d{1,15})_(?P<orig>.+)")
+GRADESCOPE_META = "submission_metadata.yml"
+
+
+def canvas_user(file_name: str) -> str | None:
+    """The Canvas user id in a Canvas download's file name (the uploader, not a name the student typed)."""
+    m = CANVAS.fullmatch(file_name)
+    return m.group("user") if m else None
+
+
+def read_gradescope(folder: Path) -> dict[str, list[dict]]:
+    """{submission folder: [{"name", "sid", "email"}, ...]} from a Gradescope export's
+    ``submission_metadata.yml`` (the submitters Gradescope recorded); {} without one.
+
+    The file is Gradescope's, but read with bounds anyway: at most 8 MiB, no YAML aliases, and only
+    string fields of the expected shape are kept."""
+    import yaml
+
+    path = Path(folder) / GRADESCOPE_META
+    if not path.is_file() or path.is_symlink() or path.stat().st_size > 8 << 20:
+        return {}
+
+    class Loader(yaml.SafeLoader):
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.YAMLError("aliases are not read")
+            return super().compose_node(parent, index)
+
+    try:
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=Loader)  # noqa: S506 - a SafeLoader
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError, ValueError):
+        return {}
+    out: dict[str, list[dict]] = {}
+    if not isinstance(doc, dict):
+        return out
+    for key, entry in doc.items():
+        if not (isinstance(key, str) and re.fullmatch(r"submission_\d{1,15}", key) and isinstance(entry, dict)):
+            continue
+        entry = {str(k).lstrip(":"): v for k, v in entry.items()}
+        people = []
+        for s in entry.get("submitters") or []:
+            if isinstance(s, dict):
+                s = {str(k).lstrip(":"): v for k, v in s.items()}
+                people.append({f: str(s[f]).strip()[:200] for f in ("name", "sid", "email")
+                               if isinstance(s.get(f), (str, int)) and not isinstance(s.get(f), bool)})
+        out[key] = people[:20]
+    return out
+
+
+class Identities:
+    """A roster's ways to name a student: its ``id``, ``sis_id``, ``canvas_id`` and ``email``."""
+
+    def __init__(self, roster: list[str] | None, people: dict | None = None):
+        self.ids = list(roster or [])
+        known = set(self.ids)
+        self.canvas, self.sid, self.email = {}, {i: i for i in self.ids}, {}
+        for sid, p in (people or {}).items():
+            if sid not in known:
+                continue
+            if p.get("canvas_id"):
+                self.canvas[p["canvas_id"]] = sid
+            if p.get("sis_id"):
+                self.sid.setdefault(p["sis_id"], sid)
+            if p.get("email"):
+                self.email[p["email"].lower()] = sid
+
+    def from_canvas(self, user: str) -> str | None:
+        return self.canvas.get(user)
+
+    def from_gradescope(self, submitter: dict) -> str | None:
+        return self.sid.get(submitter.get("sid", "")) or self.email.get(submitter.get("email", "").lower())

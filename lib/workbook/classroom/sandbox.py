@@ -1,6 +1,7 @@
 """A sandbox of its own for each graded submission (bubblewrap), and the report it sends back.
 
     sandbox.available()        -> (True, "bubblewrap 0.8.0 ...") or (False, what to do)
+    sandbox.host()             -> Host(cgroup={"memory", "pids", "cpu"}, user="nobody" or "")
     sandbox.run_cells(cells, names, limits, trusted=False) -> Outcome
 
 What the submission's process sees (``bwrap`` with new user, PID, network, IPC, UTS and cgroup
@@ -13,21 +14,29 @@ namespaces, every capability dropped, no new privileges, no further user namespa
   ``workbook`` package covered, so nothing leads back to the repository;
 * the calculator library alone (the ``fleetcalc`` package) at ``/opt/lib/fleetcalc``, read-only;
 * ``/opt/grade``: the harness and this submission's code cells, read-only;
-* a private ``/proc`` (its own processes only), a minimal ``/dev``, and two small private tmpfs
-  folders, ``/tmp`` and the working folder ``/home/student``: the only places it can write.
+* a private ``/proc`` (its own processes only), a minimal, read-only ``/dev`` with a small
+  ``/dev/shm``, and two small private tmpfs folders, ``/tmp`` and the working folder
+  ``/home/student``: with ``/dev/shm`` the only places it can write.
 
 Not there: ``solutions/``, the answer key, the grader's modules, the other submissions, the
 submissions folder and its ``grades.csv``, the repository, the instructor's home. The network
 namespace has only its own loopback, so no host or loopback service of the grader's is reachable.
-The process starts with rlimits (address space = the memory cap, processes, CPU seconds, file
-size, no core files) and, where the host lets the grader create cgroups (v2 with the memory and
-pids controllers delegated, or v1 memory and pids hierarchies), in a cgroup of its own that caps
-the memory and processes of the whole sandbox and is emptied afterwards. When the harness exits,
-its PID namespace ends and the kernel kills whatever the submission left running; when the grader
-dies, ``--die-with-parent`` takes the sandbox with it.
+The process starts with rlimits (address space = the memory cap, CPU seconds, file size, no core
+files); the harness lowers its own process limit (RLIMIT_NPROC) before any submitted code runs.
+That limit counts the processes of the sandbox's own user namespace, so it caps each sandbox on
+its own; the kernel never applies it to root, so a grader running as root starts the sandbox as
+``nobody`` (``setpriv``). Where the host lets the grader create cgroups (v2 with the controllers
+delegated, or v1 hierarchies), the sandbox also gets a cgroup of its own: ``memory`` (the memory
+cap for all its processes together, tmpfs pages included), ``pids`` (the process cap) and ``cpu``
+(a CPU share: ``cpu.max`` / ``cpu.cfs_quota_us`` of ``Limits.cpus`` cores), emptied afterwards.
+:func:`host` says which of these hold here. When the harness exits, its PID namespace ends and the
+kernel kills whatever the submission left running; when the grader dies, ``--die-with-parent``
+takes the sandbox with it.
 
 The answers come back through a file descriptor opened by the grader (never from what the notebook
-prints), and :func:`parse_report` accepts only the documented shape and types.
+prints), and :func:`parse_report` accepts only the documented shape and types. Whether the harness
+started at all comes back on a pipe it writes one byte to before any submitted code runs, so a
+notebook cannot pass its own failure off as the sandbox's.
 """
 from __future__ import annotations
 
@@ -60,7 +69,9 @@ class Limits:
     cpu: int | None = None             # CPU seconds per process (RLIMIT_CPU); default: timeout + 5
     fsize: int = 64 << 20              # largest file it may write (RLIMIT_FSIZE)
     tmpfs: int = 64 << 20              # size of each of its two writable folders
+    shm: int = 16 << 20                # size of its /dev/shm
     nofile: int = 256
+    cpus: float = 1.0                  # its CPU share, in cores (a cgroup's cpu quota, where there is one)
 
 
 @dataclasses.dataclass
@@ -82,6 +93,11 @@ HOW_TO = ("install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`, or `
           "`make grade` runs) on a host whose kernel allows user namespaces (sysctl "
           "kernel.unprivileged_userns_clone=1 / user.max_user_namespaces > 0), or grade your own, trusted "
           "notebooks without isolation with `--trusted` (make grade TRUSTED=1)")
+NOBODY = 65534
+
+
+def _as_root() -> bool:
+    return os.geteuid() == 0
 
 
 @functools.lru_cache(maxsize=None)
@@ -96,9 +112,47 @@ def available() -> tuple[bool, str]:
     except Exception as exc:  # noqa: BLE001
         return False, f"bubblewrap could not start a sandbox ({type(exc).__name__}: {exc}); {HOW_TO}"
     if out.status is not None or out.errors:
-        return False, f"bubblewrap could not start a sandbox ({out.status or out.errors[0]['ename']}: " \
-                      f"{out.detail[-300:]}); {HOW_TO}"
-    return True, version
+        why = f"{out.status or out.errors[0]['ename']}: {out.detail[-400:]}"
+        return False, f"bubblewrap could not start a sandbox ({why}); {HOW_TO}"
+    h = host()
+    return True, version + (f", cgroup {'+'.join(sorted(h.cgroup))}" if h.cgroup else ", no cgroup") \
+        + (", as nobody" if h.user else "")
+
+
+@dataclasses.dataclass(frozen=True)
+class Host:
+    """What holds on this host besides the namespaces and rlimits: the cgroup controllers a sandbox
+    gets (``memory``, ``pids``, ``cpu``) and the user it runs as (``"nobody"``, or ``""`` for the grader's own)."""
+    cgroup: frozenset
+    user: str
+
+
+@functools.lru_cache(maxsize=None)
+def host() -> Host:
+    cg = Cgroup.create(Limits())
+    ctl = frozenset(cg.controllers) if cg else frozenset()
+    if cg:
+        cg.destroy()
+    return Host(ctl, "nobody" if _as_nobody() else "")
+
+
+@functools.lru_cache(maxsize=None)
+def _as_nobody() -> bool:
+    """A grader running as root starts each sandbox as nobody (RLIMIT_NPROC never holds for root), where
+    nobody can read what the sandbox binds (the Python installation, site-packages, the library)."""
+    if not _as_root() or shutil.which("setpriv") is None or bwrap_path() is None:
+        return False
+    try:
+        out = run_cells(["pass"], ["probe"], Limits(timeout=30), _quiet=True, _drop=True)
+    except Exception:  # noqa: BLE001
+        return False
+    return out.status is None
+
+
+ROOT_WITHOUT_PIDS = ("the grader runs as root, where the kernel never applies a process limit (RLIMIT_NPROC), "
+                     "and this host gives it no pids cgroup; a sandbox run as nobody would be capped, but nobody "
+                     "cannot read the Python installation or the library here. Run the grader as an ordinary user, "
+                     "make the environment readable by others, or delegate a pids cgroup")
 
 
 # ----------------------------------------------------------------------------- what goes in
@@ -157,7 +211,7 @@ def _bind_system(args: list[str]) -> None:
         args += ["--ro-bind", exe, exe]
 
 
-def _bwrap_args(grade_dir: Path, limits: Limits, report_fd: int, env: dict) -> tuple[list[str], dict]:
+def _bwrap_args(grade_dir: Path, limits: Limits, fds: dict, env: dict) -> tuple[list[str], dict]:
     """The bwrap command line, and the harness's config for paths inside the sandbox."""
     lib = _library_dir()
     repo_markers = tuple({str(lib.parent), str(lib.parent.parent)})
@@ -177,13 +231,14 @@ def _bwrap_args(grade_dir: Path, limits: Limits, report_fd: int, env: dict) -> t
         sites.append(inside)
     args += ["--ro-bind", str(lib), "/opt/lib/fleetcalc",
              "--ro-bind", str(grade_dir), "/opt/grade",
-             "--proc", "/proc", "--dev", "/dev",
+             "--proc", "/proc",
+             "--dev", "/dev", "--remount-ro", "/dev", "--size", str(limits.shm), "--tmpfs", "/dev/shm",
              "--size", str(limits.tmpfs), "--tmpfs", "/tmp",
              "--size", str(limits.tmpfs), "--tmpfs", HOME,
              "--remount-ro", "/", "--chdir", HOME]
     for k, v in env.items():
         args += ["--setenv", k, v]
-    cfg = {"cells": "/opt/grade/cells.json", "site": sites, "path": ["/opt/lib"], "report_fd": report_fd}
+    cfg = {"cells": "/opt/grade/cells.json", "site": sites, "path": ["/opt/lib"], **fds}
     exe = str(Path(sys.executable).resolve())
     args += ["--", exe, "-I", "-S", "-B", "/opt/grade/harness.py", "/opt/grade/config.json"]
     return args, cfg
@@ -198,13 +253,17 @@ def _env(home: str, tmp: str) -> dict:
 # ----------------------------------------------------------------------------- cgroups (where the host lets us)
 
 class Cgroup:
-    """A cgroup per sandbox capping the memory and processes of all its processes together.
+    """A cgroup per sandbox: ``memory`` and ``pids`` cap all its processes together, ``cpu`` gives it
+    a share of ``Limits.cpus`` cores. cgroup v2 where the grader's own cgroup delegates the
+    controllers; else v1 hierarchies; each controller only where the host lets the grader make one
+    (``controllers`` says which hold; the rlimits apply to each process either way)."""
 
-    cgroup v2 where the grader's own cgroup delegates ``memory`` and ``pids``; else v1's memory and
-    pids hierarchies; else none (the rlimits still apply to each process)."""
+    def __init__(self, paths: dict[str, Path], v2: bool):
+        self.paths, self.v2 = paths, v2           # controller -> its cgroup folder (v2: one folder for all)
 
-    def __init__(self, paths: list[Path], v2: bool):
-        self.paths, self.v2 = paths, v2
+    @property
+    def controllers(self) -> set[str]:
+        return set(self.paths)
 
     @classmethod
     def create(cls, limits: Limits) -> "Cgroup | None":
@@ -215,55 +274,94 @@ class Cgroup:
             return None
         own = {}
         for line in lines:
-            _, ctrls, path = line.split(":", 2)
+            try:
+                _, ctrls, path = line.split(":", 2)
+            except ValueError:
+                continue
             for c in (ctrls.split(",") if ctrls else [""]):
                 own[c] = path
-        made = []
+        made: list[Path] = []
+
+        def write(path: Path, text: str) -> bool:
+            try:
+                path.write_text(text)
+                return True
+            except OSError:
+                return False
+
+        def settings(ctl: str, d: Path, v2: bool) -> bool:
+            quota = max(1000, int(limits.cpus * 100_000))
+            if ctl == "memory":
+                ok = write(d / ("memory.max" if v2 else "memory.limit_in_bytes"), str(limits.memory))
+                for f in ("memory.swap.max",) if v2 else ("memory.memsw.limit_in_bytes",):
+                    if (d / f).exists():
+                        write(d / f, "0" if v2 else str(limits.memory))
+                return ok
+            if ctl == "pids":
+                return write(d / "pids.max", str(limits.nproc))
+            if v2:
+                return write(d / "cpu.max", f"{quota} 100000")
+            return write(d / "cpu.cfs_period_us", "100000") and write(d / "cpu.cfs_quota_us", str(quota))
+
         try:
             for root in (Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup/unified")):
                 if "" in own and (root / "cgroup.controllers").exists():
                     parent = root / own[""].lstrip("/")
-                    ctl = (parent / "cgroup.subtree_control").read_text().split()
-                    if {"memory", "pids"} <= set(ctl):
-                        d = parent / name
-                        d.mkdir()
-                        made.append(d)
-                        (d / "memory.max").write_text(str(limits.memory))
-                        (d / "memory.swap.max").write_text("0") if (d / "memory.swap.max").exists() else None
-                        (d / "pids.max").write_text(str(limits.nproc))
-                        return cls(made, True)
-            mem, pids = Path("/sys/fs/cgroup/memory"), Path("/sys/fs/cgroup/pids")
-            if "memory" in own and "pids" in own and (mem / "cgroup.procs").exists() and (pids / "cgroup.procs").exists():
-                m = mem / own["memory"].lstrip("/") / name
-                m.mkdir()
-                made.append(m)
-                (m / "memory.limit_in_bytes").write_text(str(limits.memory))
-                if (m / "memory.memsw.limit_in_bytes").exists():
                     try:
-                        (m / "memory.memsw.limit_in_bytes").write_text(str(limits.memory))
+                        ctl = set((parent / "cgroup.subtree_control").read_text().split())
                     except OSError:
-                        pass
-                p = pids / own["pids"].lstrip("/") / name
-                p.mkdir()
-                made.append(p)
-                (p / "pids.max").write_text(str(limits.nproc))
-                return cls(made, False)
-        except OSError:
-            for d in reversed(made):
-                try:
+                        continue
+                    want = [c for c in ("memory", "pids", "cpu") if c in ctl]
+                    if not want:
+                        continue
+                    d = parent / name
+                    d.mkdir()
+                    made.append(d)
+                    held = {c: d for c in want if settings(c, d, True)}
+                    if held:
+                        return cls(held, True)
                     d.rmdir()
+                    made.remove(d)
+            held = {}
+            for ctl in ("memory", "pids", "cpu"):
+                base = Path("/sys/fs/cgroup") / ctl
+                if ctl not in own or not (base / "cgroup.procs").exists():
+                    continue
+                d = base / own[ctl].lstrip("/") / name
+                try:
+                    d.mkdir()
                 except OSError:
-                    pass
+                    continue
+                made.append(d)
+                if settings(ctl, d, False):
+                    held[ctl] = d
+                else:
+                    d.rmdir()
+                    made.remove(d)
+            if held:
+                return cls(held, False)
+        except OSError:
+            pass
+        for d in reversed(made):
+            try:
+                d.rmdir()
+            except OSError:
+                pass
         return None
+
+    def _dirs(self) -> list[Path]:
+        return list(dict.fromkeys(self.paths.values()))
 
     def join_prefix(self) -> list[str]:
         """A shell prefix that moves the process into the cgroup before it execs the sandbox."""
-        script = "".join(f'echo $$ > "{p}/cgroup.procs" && ' for p in self.paths) + 'exec "$@"'
+        script = "".join(f'echo $$ > "{p}/cgroup.procs" && ' for p in self._dirs()) + 'exec "$@"'
         return ["/bin/sh", "-c", script, "sh"]
 
     def oom_killed(self) -> bool:
+        d = self.paths.get("memory")
+        if d is None:
+            return False
         try:
-            d = self.paths[0]
             if self.v2:
                 ev = dict(line.split() for line in (d / "memory.events").read_text().splitlines())
                 return int(ev.get("oom_kill", 0)) > 0
@@ -274,7 +372,7 @@ class Cgroup:
 
     def destroy(self) -> None:
         """Kill whatever is still in it, then remove it."""
-        for d in self.paths:
+        for d in self._dirs():
             if self.v2 and (d / "cgroup.kill").exists():
                 try:
                     (d / "cgroup.kill").write_text("1")
@@ -306,31 +404,46 @@ class Cgroup:
 # ----------------------------------------------------------------------------- the report
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
+_UNIT = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
 
 
 class BadReport(ValueError):
     pass
 
 
+def _units_ok(u) -> bool:
+    return (isinstance(u, dict) and len(u) <= 8
+            and all(isinstance(k, str) and _UNIT.fullmatch(k) and type(e) is int and -8 <= e <= 8 and e
+                    for k, e in u.items()))
+
+
 def parse_report(raw: bytes, names: list[str], n_cells: int) -> tuple[dict, list, bool]:
-    """(values, errors, memory) from the harness's report; BadReport if it is not exactly the documented shape."""
+    """(values, errors, memory) from the harness's report; BadReport if it is not exactly the documented shape.
+
+    ``{"v": 2, "values": {name: value}, "errors": [{"cell", "ename", "evalue"}], "memory": bool}``; a
+    value is ``{"k": "none"}``, ``{"k": "missing"}``, ``{"k": "n", "m": number}``, ``{"k": "q", "m":
+    number, "u": {unit name: whole exponent}}`` or ``{"k": "other", "t": type name}``. Nothing the
+    report says is echoed in a BadReport's message."""
     if len(raw) > 1 << 20:
         raise BadReport("report too large")
+    if raw.count(b"[") + raw.count(b"{") > 5_000:
+        raise BadReport("report too nested")
     try:
-        doc = json.loads(raw.decode("utf-8", errors="strict"), parse_constant=lambda c: (_ for _ in ()).throw(BadReport(c)))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise BadReport(f"not JSON: {exc}") from None
+        doc = json.loads(raw.decode("utf-8", errors="strict"), parse_constant=lambda c: (_ for _ in ()).throw(BadReport("constant")))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BadReport("not JSON") from None
 
     def need(cond, what):
         if not cond:
             raise BadReport(what)
 
-    need(isinstance(doc, dict) and set(doc) == {"v", "values", "errors", "memory"} and doc["v"] == 1, "top level")
+    need(isinstance(doc, dict) and set(doc) == {"v", "values", "errors", "memory"} and doc["v"] == 2, "top level")
     need(isinstance(doc["memory"], bool), "memory")
     vals = doc["values"]
     need(isinstance(vals, dict) and set(vals) == set(names), "names")
     out = {}
-    for n, v in vals.items():
+    for n in names:
+        v = vals[n]
         need(isinstance(v, dict) and isinstance(v.get("k"), str), f"value {n}")
         k = v["k"]
         if k in ("none", "missing"):
@@ -339,11 +452,11 @@ def parse_report(raw: bytes, names: list[str], n_cells: int) -> tuple[dict, list
             need(set(v) == {"k", "m"} and type(v["m"]) in (int, float) and math.isfinite(v["m"]), f"value {n}")
         elif k == "q":
             need(set(v) == {"k", "m", "u"} and type(v["m"]) in (int, float) and math.isfinite(v["m"])
-                 and isinstance(v["u"], str) and len(v["u"]) <= 200, f"value {n}")
+                 and _units_ok(v["u"]), f"value {n}")
         elif k == "other":
             need(set(v) == {"k", "t"} and isinstance(v["t"], str) and len(v["t"]) <= 100, f"value {n}")
         else:
-            raise BadReport(f"value {n}: kind {k!r}")
+            raise BadReport(f"value {n}: unknown kind")
         out[n] = {**v, "m": float(v["m"])} if "m" in v else dict(v)
     errs = doc["errors"]
     need(isinstance(errs, list) and len(errs) <= 200, "errors")
@@ -381,7 +494,7 @@ def _running_cell(errlog: Path, n_cells: int) -> str:
             tail = f.read().decode("utf-8", "replace")
     except OSError:
         return ""
-    found = re.findall(r"^@@workbook-cell (\d+)$", tail, re.M)
+    found = re.findall(r"^@@workbook-cell (\d{1,6})$", tail, re.M)
     if not found or not 1 <= int(found[-1]) <= n_cells:
         return ""
     return f": it was still running code cell {int(found[-1])} of {n_cells} (the {_ordinal(int(found[-1]))} code cell)"
@@ -391,14 +504,23 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
+def _started(fd: int) -> bool:
+    """Whether the harness wrote its start byte (before any submitted code ran) on the pipe ``fd``."""
+    try:
+        return os.read(fd, 1) == b"1"
+    except (BlockingIOError, OSError):
+        return False
+
+
 def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), trusted: bool = False,
-              _quiet: bool = False) -> Outcome:
+              _quiet: bool = False, _drop: bool | None = None) -> Outcome:
     """Run ``cells`` (a notebook's code cells, in order) in a fresh sandbox; read ``names`` back as data.
 
     ``trusted=True`` runs the same harness without the sandbox (the grader's rights; for an
     instructor's own notebooks)."""
     t0 = time.monotonic()
     cpu = limits.cpu or int(math.ceil(limits.timeout)) + 5
+    drop = not trusted and _as_root() and (_as_nobody() if _drop is None else _drop)
     with tempfile.TemporaryDirectory(prefix="workbook-grade-") as tmp:
         gd = Path(tmp) / "grade"
         gd.mkdir()
@@ -408,31 +530,43 @@ def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), tru
         errlog = Path(tmp) / "stderr.txt"
         rfd = os.open(report, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         efd = os.open(errlog, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        sr, sw = os.pipe()
+        os.set_blocking(sr, False)
         cg = None
         try:
             if trusted:
                 home = Path(tmp) / "home"
                 (home / "tmp").mkdir(parents=True)
                 cfg = {"cells": str(gd / "cells.json"), "site": [], "path": [str(_library_dir().parent)],
-                       "report_fd": rfd}
+                       "report_fd": rfd, "start_fd": sw}
                 cmd = [sys.executable, "-I", "-B", str(gd / "harness.py"), str(gd / "config.json")]
                 env = _env(str(home), str(home / "tmp"))
                 cwd = str(home)
             else:
                 env = _env(HOME, "/tmp")
-                args, cfg = _bwrap_args(gd, limits, rfd, env)
+                args, cfg = _bwrap_args(gd, limits, {"report_fd": rfd, "start_fd": sw}, env)
                 cg = Cgroup.create(limits)
-                cmd = (cg.join_prefix() if cg else []) + args
-                env, cwd = {"PATH": "/usr/bin:/bin"}, tmp
+                if _as_root() and not drop and (cg is None or "pids" not in cg.controllers):
+                    return Outcome("sandbox-failed", ROOT_WITHOUT_PIDS, seconds=time.monotonic() - t0)
+                as_nobody = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--"] if drop else []
+                cmd = (cg.join_prefix() if cg else []) + as_nobody + args
+                env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
             cfg["names"] = list(names)
+            cfg["nproc"] = 0 if trusted else limits.nproc   # trusted: the grader's own user, its own limits
             (gd / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
-            rl = ["prlimit", f"--as={limits.memory}", f"--nproc={limits.nproc}", f"--cpu={cpu}",
+            if drop:                          # nobody reads the harness and the cells, nothing else here
+                os.chmod(tmp, 0o711)
+                for f in (gd, *gd.iterdir()):
+                    os.chown(f, NOBODY, NOBODY)
+            # the process cap is the harness's own RLIMIT_NPROC (and pids.max): not lowered out here, where it
+            # would count every process of the grader's user
+            rl = ["prlimit", f"--as={limits.memory}", f"--cpu={cpu}",
                   f"--fsize={limits.fsize}", "--core=0", f"--nofile={limits.nofile}", "--"]
             proc = subprocess.Popen(rl + cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=efd,
-                                    pass_fds=(rfd,), cwd=cwd, env=env, start_new_session=True)
-            os.close(rfd)
-            os.close(efd)
-            rfd = efd = -1
+                                    pass_fds=(rfd, sw), cwd=cwd, env=env, start_new_session=True)
+            for fd in (rfd, efd, sw):
+                os.close(fd)
+            rfd = efd = sw = -1
             try:
                 rc = proc.wait(timeout=limits.timeout)
                 timed_out = False
@@ -450,14 +584,17 @@ def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), tru
             else:
                 oom = False
             took = time.monotonic() - t0
-            tail = errlog.read_bytes()[-2000:].decode("utf-8", "replace") if errlog.exists() else ""
+            started = _started(sr)
+            if not started:                   # nothing of the submission ran: what failed is the sandbox
+                tail = errlog.read_bytes()[-2000:].decode("utf-8", "replace") if errlog.exists() else ""
+                last = (tail.strip().splitlines() or [""])[-1][:300]
+                return Outcome("sandbox-failed", f"the sandbox did not start (exit code {rc}"
+                               + (f": {last}" if last else "") + "); grade this submission again", seconds=took)
             if timed_out:
                 return Outcome("timeout", f"did not finish within {limits.timeout:g} s" + _running_cell(errlog, len(cells)),
                                seconds=took)
             raw = report.read_bytes()[: (1 << 20) + 1]
             if not raw:
-                if not trusted and "bwrap:" in tail:
-                    return Outcome("sandbox-failed", tail.strip().splitlines()[-1][:300], seconds=took)
                 if oom:
                     return Outcome("memory-limit", f"it went over the memory cap ({limits.memory / GIB:g} GiB)", seconds=took)
                 status, detail = _describe_exit(rc)
@@ -472,7 +609,7 @@ def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), tru
                                errors=errors, seconds=took)
             return Outcome(None, values=values, errors=errors, seconds=took)
         finally:
-            for fd in (rfd, efd):
+            for fd in (rfd, efd, sw, sr):
                 if fd >= 0:
                     os.close(fd)
             if cg is not None:

@@ -3,13 +3,18 @@
     python -I -S sandbox_harness.py CONFIG.json      (started by ``lib/workbook/classroom/sandbox.py``)
 
 CONFIG names the cells file, the answer variables, the import path (the calculator library and the
-environment's site-packages, both read-only in the sandbox) and the file descriptor of the report.
+environment's site-packages, both read-only in the sandbox), the file descriptor of the report, the
+pipe it writes one byte to once it has started (before any submitted code runs, so the grader tells
+a sandbox that failed to start from a notebook that failed) and the process cap it sets on itself
+(RLIMIT_NPROC, counted in the sandbox's own user namespace).
 This file imports nothing of the workbook (the grader's modules are not in the sandbox): only the
 standard library and IPython, so a notebook runs as it does in a kernel (magics, ``display``, a
 cell that raises does not stop the run).
 
 The report is one JSON object written to the report descriptor after the last cell:
-``{"v": 1, "values": {name: {"k": ...}}, "errors": [{"cell", "ename", "evalue"}], "memory": bool}``.
+``{"v": 2, "values": {name: {"k": ...}}, "errors": [{"cell", "ename", "evalue"}], "memory": bool}``; a
+quantity's unit is sent as its unit names and whole exponents (``{"mebibyte": 1, "second": -1}``),
+never as text the grader would have to parse.
 The submission's code runs in this process, so it could write that descriptor itself; the grader
 therefore reads the report as the submission's own claim about its answer variables (what it could
 claim by assigning them), parses it strictly, and judges it with the key, which never enters here.
@@ -17,6 +22,7 @@ claim by assigning them), parses it strictly, and judges it with the key, which 
 import json
 import math
 import os
+import resource
 import site
 import sys
 
@@ -43,8 +49,12 @@ def _read(v):
             return {"k": "other", "t": "bool"}
         if hasattr(v, "magnitude") and hasattr(v, "units"):
             m = _float(v.magnitude)
-            u = _str(v.units)
-            if not _isfinite(m) or len(u) > 200:
+            u = {}
+            for k, e in dict(v.units._units).items():
+                if not _isinstance(e, (int, float)) or e != int(e) or not -8 <= e <= 8 or e == 0 or len(_str(k)) > 40:
+                    return {"k": "other", "t": "quantity"}
+                u[_str(k)] = int(e)
+            if not _isfinite(m) or len(u) > 8:
                 return {"k": "other", "t": "quantity"}
             return {"k": "q", "m": m, "u": u}
         m = _float(v)
@@ -59,6 +69,12 @@ def _read(v):
 def run() -> None:
     with open(sys.argv[1], encoding="utf-8") as f:
         cfg = json.load(f)
+    started = int(cfg["start_fd"])
+    nproc = int(cfg.get("nproc", 64))
+    if nproc > 0:                            # this sandbox's processes and threads, whoever runs the grader
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+    os.write(started, b"1")                  # the harness runs: whatever fails from here on is the notebook's
+    os.close(started)
     fd = int(cfg["report_fd"])
     os.set_inheritable(fd, False)            # a program the notebook starts does not get it
     for p in cfg["site"]:
@@ -99,7 +115,7 @@ def run() -> None:
                 break
     ns = shell.user_ns
     values = {n: (_read(ns[n]) if n in ns else {"k": "missing"}) for n in names}
-    data = _dumps({"v": 1, "values": values, "errors": errors[:200], "memory": memory}).encode()
+    data = _dumps({"v": 2, "values": values, "errors": errors[:200], "memory": memory}).encode()
     try:
         while data:
             data = data[_write(fd, data):]

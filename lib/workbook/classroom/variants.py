@@ -40,7 +40,7 @@ from workbook.notebooks.exercise_ids import ids_in_headings
 
 import nbformat  # noqa: E402
 
-from workbook.classroom import answer_key
+from workbook.classroom import answer_key, signing
 from workbook.classroom.exercises import to_exercise
 from workbook.classroom.restate import _magnitude, _num, _show, restate
 from workbook.classroom.roster import read_roster
@@ -263,20 +263,27 @@ def assign(ex, roster: list[str], seed: int) -> dict[str, tuple[dict, int]]:
 
 # ----------------------------------------------------------------------------- writing
 
-def student_notebook(set_name: str, student: str, seed: int, draws: dict | None = None):
+def student_notebook(set_name: str, student: str, seed: int, draws: dict | None = None,
+                     secret: bytes | None = None, self_checks: bool = True):
     """The set's student notebook with ``student``'s inputs and seals (not executed).
 
-    ``draws``: {exercise id: skip} from :func:`assign` (default: each exercise's first draw)."""
+    ``draws``: {exercise id: skip} from :func:`assign` (default: each exercise's first draw).
+    ``secret``: the instructor's (``signing.load_secret``): the metadata then carries its signature,
+    which the grader verifies. ``self_checks=False``: a graded variant, whose card holds no seal (a
+    seal falls to a search over tolerance buckets) and whose panels stay closed (:func:`to_exercise`)."""
     import re
 
     src = repo_root() / "solutions" / f"{set_name}.md"
     exs = answer_key.load_set(src)
     draws = draws or {}
     overrides = {ex_id: student_inputs(ex, student, seed, draws.get(ex_id, 0)) for ex_id, ex in exs.items()}
+    kept = {k: v for k, v in sorted(draws.items()) if v}
+    meta = {"student": student, "seed": seed, "draws": kept}
+    if secret is not None:
+        meta["signature"] = signing.sign_variant(secret, set_name, student, seed, kept)
     nb = to_exercise(read_md(src), f"solutions/{set_name}.md", overrides=overrides,
                             salt=answer_key.salt_for(set_name, f"{student}/{seed}"),
-                            meta={"student": student, "seed": seed,
-                                  "draws": {k: v for k, v in sorted(draws.items()) if v}})
+                            meta=meta, graded=not self_checks)
     # the question text quotes the student's numbers, not the book's
     current = None
     for cell in nb.cells:
@@ -307,8 +314,11 @@ def student_notebook(set_name: str, student: str, seed: int, draws: dict | None 
 
 
 def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
-          out: Path | str | None = None) -> list[dict]:
-    """Write each student's notebook of each set and the answer key; returns the key's rows."""
+          out: Path | str | None = None, self_checks: bool = False) -> list[dict]:
+    """Write each student's notebook of each set and the answer key; returns the key's rows.
+
+    Each notebook's variant metadata is signed with the instructor's secret (made on the first
+    run); ``self_checks=True`` keeps the sealed self-checks and panels of the book's notebooks."""
     out = Path(out) if out is not None else repo_root() / "_build" / "variants"
     known = [answer_key.set_name(p) for p in answer_key.solution_sources()]
     sets = sets or [s for s in known if any(ex.ranges and ex.answers
@@ -316,6 +326,7 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
     unknown = [s for s in sets if s not in known]
     if unknown:
         raise SystemExit(f"variants: unknown exercise set(s) {unknown}; known: {known}")
+    secret = signing.load_secret(create=True)
     rows: list[dict] = []
     md = [f"# Answer key: student variants (seed {seed})\n",
           "Every answer is computed by `fleetcalc` from the student's inputs. "
@@ -325,7 +336,8 @@ def issue(roster: list[str], seed: int = 0, sets: list[str] | None = None,
         exs_s = answer_key.load_set(repo_root() / "solutions" / f"{s}.md")
         plan = {ex_id: assign(ex, roster, seed) for ex_id, ex in exs_s.items()}
         for student in roster:
-            nb, exs, overrides = student_notebook(s, student, seed, {e: plan[e][student][1] for e in plan})
+            nb, exs, overrides = student_notebook(s, student, seed, {e: plan[e][student][1] for e in plan},
+                                                  secret=secret, self_checks=self_checks)
             path = out / s / f"{student}__{Path(s).name}.ipynb"
             path.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, path)
@@ -356,12 +368,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     ap.add_argument("--set", action="append", default=None, help="exercise set(s) (default: every set with ranges)")
     ap.add_argument("--out", default=str(repo_root() / "_build" / "variants"), help="output folder (default _build/variants)")
+    ap.add_argument("--self-checks", action="store_true",
+                    help="keep the sealed self-checks and panels (practice: a seal falls to a search in about a minute)")
     a = ap.parse_args(argv)
     if not Path(a.roster).is_file():
         ap.error(f"--roster {a.roster}: no such file (a CSV with a column id, student_id or student; "
                  "e.g. make variants ROSTER=class.csv)")
     roster = read_roster(Path(a.roster))
-    rows = issue(roster, a.seed, a.set, a.out)
+    rows = issue(roster, a.seed, a.set, a.out, self_checks=a.self_checks)
     n_nb = len({r["notebook"] for r in rows})
     print(f"wrote {n_nb} student notebooks and an answer key ({len(rows)} answers) to {a.out}")
     return 0

@@ -33,7 +33,7 @@ def _nodes(ax, x0, scale_up):
     """Control plane, clients, two training nodes, a serving node and storage; returns anchors."""
     box(ax, x0 + 0.2, 5.7, 2.8, 0.9, "control plane\nscheduler · admission", kind="host", alpha=0.45, fontsize=8)
     box(ax, x0 + 6.7, 5.7, 2.7, 0.9, "clients", kind="fault", alpha=0.3, fontsize=8.5)
-    su = fmt(scale_up, "auto", sig=3)
+    su = fmt(scale_up, "auto", sig=3) + " per GPU (both ways)"
     box(ax, x0 + 0.2, 3.1, 2.3, 1.3, f"train node 0\n8 accelerators\nscale-up {su}", kind="compute",
         alpha=0.3, fontsize=8)
     box(ax, x0 + 2.9, 3.1, 2.3, 1.3, f"train node 1\n8 accelerators\nscale-up {su}", kind="compute",
@@ -145,7 +145,7 @@ def _seg(ax, pts, kind, lw=2.2):
 
 
 def _components(ax, x0, scale_up):
-    su = fmt(scale_up, "auto", sig=3)
+    su = fmt(scale_up, "auto", sig=3) + " per GPU (both ways)"
     text = {"cp": ("control plane\nscheduler · admission", "host", 0.45),
             "cl": ("clients", "fault", 0.3),
             "t0": (f"train node 0\n8 accelerators\nscale-up {su}", "compute", 0.3),

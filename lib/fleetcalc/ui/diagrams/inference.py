@@ -40,8 +40,8 @@ def decode_floor_bars(P=70.6e9, s=Q_(2, "byte"), slow=Q_(50, "ms"), devices=DECO
     ax.barh(y + 0.18, mem, height=0.34, color=PALETTE["memory"], alpha=0.8, label="memory term  P s / β_mem")
     ax.barh(y - 0.18, comp, height=0.34, color=PALETTE["compute"], alpha=0.9, label="compute term  2P / R_peak")
     for yy, m, c in zip(y, mem, comp):
-        ax.text(m + 0.8, yy + 0.18, f"{m:.1f} ms", va="center", fontsize=8)
-        ax.text(c + 0.8, yy - 0.18, f"{c:.2f} ms", va="center", fontsize=8)
+        ax.text(m + 0.8, yy + 0.18, fmt(Q_(m, "ms"), "ms", sig=4), va="center", fontsize=8)
+        ax.text(c + 0.8, yy - 0.18, fmt(Q_(c, "ms"), "ms", sig=3), va="center", fontsize=8)
     ax.axvline(slow.to("ms").magnitude, color=PALETTE["network"], ls="--", lw=1.2)
     ax.text(slow.to("ms").magnitude + 0.8, len(rows) - 0.45, f"~{fmt(slow, 'ms', 0)}: users call it slow", fontsize=8,
             color=PALETTE["network"])

@@ -50,7 +50,7 @@ def printed_vs_usable(paths=LINKS):
         ax.barh(y - 0.18, usable.magnitude, height=0.34, color=PALETTE["network"])
         ax.text(naive.magnitude, y + 0.18, f"  printed: {fmt(e.quantity, 'auto', sig=3)} ({e.direction})",
                 va="center", fontsize=8.5)
-        ax.text(usable.magnitude, y - 0.18, f"  one transfer, one way: {fmt(usable, 'GB/s', sig=3)}",
+        ax.text(usable.magnitude, y - 0.18, f"  at most, one way (before overhead): {fmt(usable, 'GB/s', sig=3)}",
                 va="center", fontsize=8.5)
         names.append(e.label or p)
     ax.set_yticks(range(len(paths)))

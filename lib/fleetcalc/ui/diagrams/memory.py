@@ -155,7 +155,7 @@ def memory_budget_stack(P=175e9, hbm="dgx_h100.gpu_hbm", **kw):
     for xi, (_, _, tot) in zip(x, rows):
         ax.text(xi, tot * 1.05, f"{tot:,.0f} GB", ha="center", fontsize=8.5)
     ax.axhline(cap, color="black", lw=1.5, ls="--")
-    ax.text(len(rows) - 0.5, cap * 0.86, f"HBM per GPU: {cap:.0f} GB", ha="right", fontsize=9)
+    ax.text(-0.45, cap * 1.08, f"HBM per GPU: {cap:.0f} GB", ha="left", fontsize=9)   # over the first bar's gap, clear of the totals
     ax.set_xticks(x, [r[0] for r in rows], fontsize=8.5)
     ax.set_yscale("log")
     ax.set_ylim(10, 6000)

@@ -243,7 +243,7 @@ def bandwidth_ladder(pcie_gen=5):
     for i, (name, bw, joins) in enumerate(tiers):
         gbs = bw.to("GB/s").magnitude
         ax.barh(i, gbs, color=PALETTE.get(kinds[i], PALETTE["network"]), alpha=0.75)
-        ax.text(gbs * 1.15, i, f"{fmt(bw, 'GB/s', 0)} GB/s  ({joins})", va="center", fontsize=8.5)
+        ax.text(gbs * 1.15, i, f"{fmt(bw, 'GB/s', 0)}  ({joins})", va="center", fontsize=8.5)
         if i:
             drop = links.bandwidth_ratio(tiers[i - 1][1], bw).to("").magnitude
             ax.text(0.75, i - 0.5, f"÷ {drop:.1f}", va="center", fontsize=8, color="dimgray")

@@ -27,7 +27,8 @@ class Kernel:
 
 
 def h100_kernels():
-    """Four kernels in FP16/BF16 (s = 2 bytes), intensities from Eq. 28.4 (HBM bytes, ideal reuse).
+    """Four kernels in FP16/BF16 (s = 2 bytes): three matmuls with intensities from Eq. 28.4 (HBM bytes,
+    ideal reuse) and an element-wise add with its own count.
 
     Decode at batch 1 and Example 27.1's batch 64 use the book's d = n = 4096 (Eq. 28.6-28.7); the
     square matmul is 8192^3; the element-wise add y = a + b does n FLOP on 3 x 2n bytes (I = 1/6).
