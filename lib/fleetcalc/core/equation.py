@@ -523,7 +523,15 @@ def _result_text(res) -> str:
     if 100 <= mag < 1e6:
         text = fmt(q, unit or "", decimals=0, grouping=True)
     else:
-        text = fmt(q, unit or ("" if q.dimensionless else None), sig=3)
+        u = unit or ("" if q.dimensionless else None)
+        text = fmt(q, u, sig=3)
+        shown = float(text.split(" ")[0].replace(",", ""))
+        true = float(q.to(unit).magnitude if unit else q.to("").magnitude)
+        for sig in (4, 5, 6):   # a value that rounds to a whole number it is not (0.9998 -> "1") keeps its digits
+            if shown != int(shown) or abs(true - shown) <= 1e-9 * max(1.0, abs(true)):
+                break
+            text = fmt(q, u, sig=sig)
+            shown = float(text.split(" ")[0].replace(",", ""))
     return text[:-3] + " µs" if text.endswith(" us") else text
 
 

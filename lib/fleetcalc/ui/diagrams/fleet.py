@@ -23,7 +23,7 @@ STACK = (
     ("Infrastructure", "compute · network · data", "physical substrate", "storage"),
     ("Distribution", "parallelism · communication · fault tolerance", "distribution logic", "network"),
     ("Serving", "inference · performance · edge · operations", "deployment at scale", "compute"),
-    ("Governance", "security · robustness · sustainability · responsible engineering",
+    ("Governance", "security · robustness · sustainability",
      "the responsible fleet", "fault"),
 )
 
@@ -130,7 +130,7 @@ def fleet_stack_explained(**job):
         ("Serving", "inference · latency · edge", "compute",
          f"{fmt(t['weights'], 'auto', sig=3)} of weights read per token on {t['serve_t']} GPUs:\n"
          f"≥ {fmt(t['token'], 'auto', sig=3)} per token at batch 1"),
-        ("Governance", "power · cost · sustainability", "fault",
+        ("Governance", "security · robustness · sustainability", "fault",
          f"{fmt(t['time'].to('day').magnitude, None, sig=3)} days at {fmt(t['gpu_power'], 'auto', sig=3)} per GPU:\n"
          f"≈ {fmt(t['energy'].to('MWh'), 'MWh', sig=3)} of GPU energy alone"),
     )
