@@ -1,4 +1,4 @@
-"""Sphinx extension for the workbook's sites (copied into each staged site by lib/workbook/site.py).
+"""Sphinx extension for the workbook's sites (copied into each staged site by lib/workbook/site/build.py).
 
 Jupyter Book 1 with Sphinx 7 adds some scripts to a page twice (MathJax, the widget manager
 embed.js, the thebe configuration). Loading MathJax twice throws in the browser ("Cannot set

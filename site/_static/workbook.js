@@ -23,7 +23,7 @@
 })();
 
 /* Static panels (saved widget state, no kernel).
- * - Every control is saved disabled (lib/workbook/site.py); here each gets its reason on hover and
+ * - Every control is saved disabled (lib/workbook/site/build.py); here each gets its reason on hover and
  *   on keyboard focus (title, data-reason, aria-disabled, tabindex).
  * - A scrubbed panel's main knob: the range (.static-scrub, drawn frames) takes the knob's place
  *   inside the panel and the knob's own slider is hidden, so nothing on the page can contradict

@@ -1,4 +1,4 @@
-"""Rooflines of §28.3 and §28.10 (lib/fleetcalc/ui/diagrams/ch28_roofline.py).
+"""Rooflines of §28.3 and §28.10 (lib/fleetcalc/ui/diagrams/roofline.py).
 
 Expected values: Ch. 28 Eq. 28.6-28.7 (I = 0.9995 and 62.06 FLOP/byte at d = n = 4096, s = 2);
 the H100's 989 TFLOP/s FP16 and 3.35 TB/s HBM (Vol. 2 Ch. 2, Table 2.2 / line 1422) give a ridge

@@ -1,4 +1,4 @@
-"""Vol. 2 Ch. 2 figures, second set (lib/fleetcalc/ui/diagrams/v2ch2b_figures.py): each draws and
+"""Vol. 2 Ch. 2 figures, second set (lib/fleetcalc/ui/diagrams: accelerator, hbm, power, memory, inference, cluster): each draws and
 carries the values named beside it (hand arithmetic from the book's and the vendors' inputs)."""
 from __future__ import annotations
 

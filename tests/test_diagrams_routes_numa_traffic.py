@@ -1,4 +1,4 @@
-"""Ch. 28 figures redrawn (lib/fleetcalc/ui/diagrams/ch28b_figures.py): Fig. 28.3, Algorithm 28.1's
+"""Ch. 28 figures redrawn (lib/fleetcalc/ui/diagrams: node, pipeline, cluster): Fig. 28.3, Algorithm 28.1's
 side-by-side timelines and Fig. 28.6.
 
 Independent expectations: Vol. 2 line 2012 (four GPUs per CPU root complex; crossing the socket

@@ -1,4 +1,4 @@
-"""§28.1's printed-vs-usable chart (lib/fleetcalc/ui/diagrams/ch28_units.py).
+"""§28.1's printed-vs-usable chart (lib/fleetcalc/ui/diagrams/links.py).
 
 Expected values by hand from the texts: NVLink 4 is 900 GB/s both ways, 450 GB/s one way (Vol. 2
 Ch. 2 line 1931); an NDR port is 400 Gb/s = 50 GB/s (Vol. 2 Ch. 2 line 2258, and Ch. 28 §28.1's
