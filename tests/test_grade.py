@@ -18,6 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 from workbook.classroom import grade
 
 SET = "ch28/ex28_08"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _own_secret(tmp_path_factory):
+    """An instructor secret of this module's own (never the machine's)."""
+    from workbook.classroom import signing
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(signing.ENV, str(tmp_path_factory.mktemp("secret") / "secret"))
+        yield
 BW_SMALL, BW_LARGE = 19.53125, 1024.0      # MiB/s, by hand (module docstring)
 
 
@@ -134,11 +144,23 @@ def test_roster_ids_and_bad_rosters(tmp_path):
     (tmp_path / "dup.csv").write_text("id\ns001\ns001\n", encoding="utf-8")
     with pytest.raises(ValueError, match="twice"):
         grade.read_roster(tmp_path / "dup.csv")
-    nb = nbformat.v4.new_notebook()
-    ids = ["s001", "s002"]
-    assert grade.identify_student(Path("s002__ex28_08.ipynb"), nb, ids) == "s002"
-    assert grade.identify_student(Path("smith_s001_attempt.ipynb"), nb, ids) == "s001"
-    assert grade.identify_student(Path("anon.ipynb"), nb, ids) is None
+
+
+def test_a_file_name_never_picks_the_student(tmp_path):
+    """The student comes from the LMS's uploader or from the signed metadata the notebook was issued
+    with; a name the student typed can only refuse (identity-conflict), never choose."""
+    ids = grade.Identities(["s001", "s002"], {"s001": {"canvas_id": "4242"}, "s002": {"canvas_id": "77"}})
+    sub = grade.Submission("s002__ex28_08.ipynb", tmp_path / "x")
+    assert grade._identity(sub, {}, False, ids, ids.ids)[2][0] == "unknown-student"
+    assert grade._identity(sub, {"student": "s001"}, True, ids, ids.ids)[2][0] == "identity-conflict"
+    sub = grade.Submission("smith_s001_attempt.ipynb", tmp_path / "x")
+    assert grade._identity(sub, {}, False, ids, ids.ids)[2][0] == "unknown-student"
+    assert grade._identity(sub, {"student": "s002"}, True, ids, ids.ids) == ("s002", "issued", None)
+    # a Canvas download: the user id Canvas put in the name is the uploader, whatever the student called the file
+    sub = grade.Submission("lovelaceada_4242_991_s002__ex28_08.ipynb", tmp_path / "x", canvas="4242")
+    assert grade._identity(sub, {}, False, ids, ids.ids) == ("s001", "lms", None)
+    assert grade.canvas_user("lovelaceada_late_4242_991_s002__ex28_08.ipynb") == "4242"
+    assert grade.canvas_user("s002__ex28_08.ipynb") is None
 
 
 def test_bad_options_are_refused(tmp_path):

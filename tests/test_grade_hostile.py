@@ -363,3 +363,524 @@ def test_the_attacks_are_real_ones(tmp_path):
     assert {r["submission"]: r["status"] for r in rows} == {"reads_the_key.ipynb": "correct",
                                                             "opens_a_socket.ipynb": "correct"}
     assert server.seen
+
+
+# ============================================================================= attacks on the grader itself
+#
+# The sandbox holds (above); what follows attacks what the grader reads and writes outside it, one
+# class per section. Each attack comes with the honest submission it must not disturb.
+
+import json
+import re
+import shutil
+
+from workbook.classroom import signing, untrusted, variants
+
+RIGHT_NB = None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _own_secret(tmp_path_factory):
+    """An instructor secret of this module's own (never the machine's)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(signing.ENV, str(tmp_path_factory.mktemp("secret") / "secret"))
+        yield
+
+
+def _bytes(nb) -> bytes:
+    return nbformat.writes(nb).encode("utf-8")
+
+
+def _raw(answer=RIGHT, meta=None) -> dict:
+    doc = json.loads(nbformat.writes(_with(answer=answer)))
+    if meta is not None:
+        doc["metadata"]["fleetcalc"] = meta
+    return doc
+
+
+def _grade(d: Path, **kw):
+    log: list[str] = []
+    kw.setdefault("limit", 30)
+    rows = grade.grade_folder(d, kw.pop("set_name", SET), log=log.append, **kw)
+    return rows, log
+
+
+def _csv_rows(path: Path) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.reader(f))
+
+
+def _outputs(d: Path) -> list[Path]:
+    return [d / "grades.csv", d / "gradebook_canvas.csv", d / "gradebook_moodle.csv"]
+
+
+# ----------------------------------------------------------------------------- 1. one file never stops the class
+
+ONE_FILE = {
+    "deep_json.ipynb": b'{"cells": [], "metadata": ' + b"[" * 5_000 + b"]" * 5_000 + b"}",
+    "many_values.ipynb": b'{"cells": [], "metadata": {"x": [' + b"0," * 400_000 + b"0]}}",
+    "huge_file.ipynb": b'{"cells": [], "metadata": {"x": "' + b"a" * (9 << 20) + b'"}}',
+    "huge_int.ipynb": json.dumps(_raw()).replace('"nbformat": 4', '"nbformat": 1' + "0" * 6000).encode(),
+    "nan.ipynb": json.dumps(_raw()).replace('"nbformat": 4', '"nbformat": NaN').encode(),
+    "not_utf8.ipynb": b'{"cells": [], "x": "\xff\xfe"}',
+    "utf16.ipynb": json.dumps(_raw()).encode("utf-16"),
+    "cells_not_list.ipynb": b'{"cells": {"a": 1}}',
+    "source_number.ipynb": b'{"cells": [{"cell_type": "code", "source": 7}]}',
+    "cell_type_list.ipynb": b'{"cells": [{"cell_type": ["code"], "source": "x=1"}]}',
+}
+
+
+def _one_file_folder(d: Path) -> None:
+    nbformat.write(_with(answer=RIGHT), d / "honest.ipynb")
+    for name, data in ONE_FILE.items():
+        (d / name).write_bytes(data)
+    bad_meta = {"exercise_set": ["ch28/ex28_08"], "student": {"id": 1}, "seed": "7", "draws": [1, 2],
+                "signature": 12}
+    (d / "meta_wrong_types.ipynb").write_text(json.dumps(_raw(meta=bad_meta)), encoding="utf-8")
+    (d / "meta_huge_list.ipynb").write_text(json.dumps(_raw(meta={"exercise_set": SET, "draws": list(range(250_000))})),
+                                            encoding="utf-8")
+    (d / "surrogates.ipynb").write_text(json.dumps(_raw(
+        answer='raise ValueError("lone \\ud800 surrogate \\udfff")', meta={"exercise_set": "ch28/ex\ud800"})),
+        encoding="utf-8")
+    nbformat.write(_with(answer='bw_small = Q_(1, "9**9**9 * MiB/s")\nbw_large = 1'), d / "pint_bomb_in_its_own_code.ipynb")
+    nbformat.write(_with(answer="x = " + "(" * 50_000 + "1" + ")" * 50_000), d / "deep_expression.ipynb")
+    nbformat.write(_with(answer=RIGHT), d / ("L" * 235 + ".ipynb"))
+    nbformat.write(_with(answer=RIGHT), d / os.fsdecode(b"undecodable_\xff\xfe.ipynb"))
+    os.mkfifo(d / "fifo.ipynb")
+    (d / "folder.ipynb").mkdir()
+    # a forged report whose unit would make pint compute 9**9**9 if the grader parsed it
+    nbformat.write(_with(answer='import os, json\nrep = {"v": 2, "values": {"bw_small": {"k": "q", "m": 1.0, "u": '
+                                '{"9**9**9*mebibyte": 1}}, "bw_large": {"k": "q", "m": 1.0, "u": {"mebibyte": 1, '
+                                '"second": -1, "googol": 1}}}, "errors": [], "memory": False}\nfor fd in range(3, 30):\n'
+                                '    try:\n        os.write(fd, json.dumps(rep).encode())\n    except OSError:\n'
+                                '        pass\nos._exit(0)'), d / "forged_unit.ipynb")
+    nbformat.write(_with(answer='import os, json\nrep = {"v": 2, "values": {"bw_small": {"k": "q", "m": 19.53125, "u": '
+                                '{"mebibyte": 1, "second": -1}}, "bw_large": {"k": "q", "m": 1.0, "u": {"googol": 1}}}, '
+                                '"errors": [], "memory": False}\nfor fd in range(3, 30):\n    try:\n'
+                                '        os.write(fd, json.dumps(rep).encode())\n    except OSError:\n        pass\n'
+                                'os._exit(0)'), d / "forged_unknown_unit.ipynb")
+
+
+@pytest.fixture(scope="module")
+def one_file(tmp_path_factory):
+    import resource
+
+    d = tmp_path_factory.mktemp("one_file")
+    _one_file_folder(d)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.monotonic()
+    rows, log = _grade(d, jobs=2)
+    took = time.monotonic() - t0
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    return dict(d=d, rows=rows, log=log, took=took, grown_kib=grown)
+
+
+def _status_of(rows, name):
+    return {r["status"] for r in rows if r["submission"] == untrusted.display_name(name)}
+
+
+def test_one_file_honest_is_graded_and_every_file_has_its_row(one_file):
+    rows, d = one_file["rows"], one_file["d"]
+    assert _status_of(rows, "honest.ipynb") == {"correct"}
+    names = {untrusted.display_name(p.name) for p in d.iterdir() if p.name.endswith(".ipynb")}
+    assert {r["submission"] for r in rows} == names
+    for p in _outputs(d):
+        assert p.is_file(), p
+    assert not (d / grade.JOURNAL).exists()
+
+
+@pytest.mark.parametrize("name,status", [
+    ("deep_json.ipynb", "invalid-json"), ("many_values.ipynb", "too-large"), ("huge_file.ipynb", "too-large"),
+    ("huge_int.ipynb", "invalid-json"), ("nan.ipynb", "invalid-json"), ("not_utf8.ipynb", "invalid-json"),
+    ("utf16.ipynb", "invalid-json"), ("cells_not_list.ipynb", "not-a-notebook"),
+    ("source_number.ipynb", "not-a-notebook"), ("cell_type_list.ipynb", "not-a-notebook"),
+    ("meta_wrong_types.ipynb", "unverified-variant"), ("meta_huge_list.ipynb", "too-large"),
+    ("fifo.ipynb", "not-a-file"), ("folder.ipynb", "not-a-file"), ("forged_unit.ipynb", "kernel-failed"),
+    ("deep_expression.ipynb", "error: Exception in cell 4"),
+])
+def test_one_file_hostile_gets_its_own_row(one_file, name, status):
+    got = _status_of(one_file["rows"], name)
+    assert got == {status} or status.startswith("error") and all(s.startswith("error: ") for s in got), got
+
+
+def test_one_file_a_unit_off_the_whitelist_is_wrong_units_not_a_computation(one_file):
+    rows = {r["part"]: r["status"] for r in one_file["rows"] if r["submission"] == "forged_unknown_unit.ipynb"}
+    assert rows == {"bw_small": "correct", "bw_large": "wrong-units"}
+    # the notebook's own pint bomb runs in its own sandbox: it costs that notebook its time, no one else's
+    assert _status_of(one_file["rows"], "pint_bomb_in_its_own_code.ipynb") <= {"timeout", "wrong-units", "cpu-limit",
+                                                                               "memory-limit", "wrong"} | {
+        s for s in _status_of(one_file["rows"], "pint_bomb_in_its_own_code.ipynb") if s.startswith("error")}
+
+
+def test_one_file_names_and_surrogates_reach_every_output(one_file):
+    d = one_file["d"]
+    long_name = "L" * 235 + ".ipynb"
+    assert _status_of(one_file["rows"], long_name) == {"correct"}
+    assert (d / "feedback" / f"{untrusted.output_stem(long_name)}.md").is_file()
+    odd = os.fsdecode(b"undecodable_\xff\xfe.ipynb")
+    assert _status_of(one_file["rows"], odd) == {"correct"}
+    fb = (d / "feedback" / f"{untrusted.output_stem('surrogates.ipynb')}.md").read_text(encoding="utf-8")
+    assert "lone" in fb and "\ud800" not in fb
+
+
+def test_one_file_the_grader_stays_small_and_quick(one_file):
+    assert one_file["grown_kib"] < 400 * 1024, one_file["grown_kib"]        # KiB (ru_maxrss): under 400 MiB
+    assert one_file["took"] < 150
+
+
+def test_one_file_a_crash_in_the_writers_is_not_replayed(tmp_path, monkeypatch):
+    """A poisoned journal (lines that do not verify, a record that would crash a writer) is skipped."""
+    nbformat.write(_with(answer=RIGHT), tmp_path / "honest.ipynb")
+    poison = {"settings": "x", "kind": "done", "name": "honest.ipynb", "sha256": "0" * 64,
+              "result": {"rows": [{"exercise": "28.8", "part": "bw_small", "score": 2, "max_score": 1,
+                                   "status": "correct\ud800", "message": None}]}}
+    (tmp_path / grade.JOURNAL).write_text("0" * 64 + " " + json.dumps(poison) + "\n{not json\n", encoding="utf-8")
+    rows, _ = _grade(tmp_path)
+    assert {r["status"] for r in rows} == {"correct"} and sum(float(r["score"]) for r in rows) == 2
+
+
+# ----------------------------------------------------------------------------- 2. the instructor's files stay data
+
+FORMULAS = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1", " =1+1"]
+
+
+@pytest.fixture(scope="module")
+def instructor_files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("instructor")
+    nbformat.write(_with(answer=RIGHT), d / "honest.ipynb")
+    for i, f in enumerate(FORMULAS):
+        nbformat.write(_with(answer=RIGHT), d / f"{f.replace('/', '_')}{i}.ipynb")
+    beacon = ("0\\n\\n# Score: 2 / 2\\n\\nScore: **2 / 2**\\n![b](http://evil.example/beacon.png)"
+              "<img src=\\\"http://evil.example/i.png\\\"> [x](javascript:alert(1)) www.evil.example `` ` ``")
+    nbformat.write(_with(answer=f'bw_small = 1\nraise ValueError("{beacon}")'), d / "beacon.ipynb")
+    nbformat.write(_with(answer=RIGHT), d / "ctrl\x1b[2K\x1b[1A\rs001.ipynb: 2\u22152 (correct)\u202e.ipynb")
+    # fakes the sandbox's own failure to steer the instructor to --trusted
+    nbformat.write(_with(before='import os, sys\nsys.stderr.write("bwrap: Creating new namespace failed: run make grade '
+                                'TRUSTED=1\\n")\nsys.stderr.flush()\nos._exit(1)'), d / "fakes_sandbox_failure.ipynb")
+    nbformat.write(_with(before='import os\nos.ftruncate(2, 0)\nos.lseek(2, 0, 0)\nos.write(2, b"bwrap: setting up uid '
+                                'map: Permission denied; use --trusted\\n")\nos._exit(1)'), d / "rewrites_its_stderr.ipynb")
+    nbformat.write(_with(answer='class SandboxFailedUseTrusted(Exception):\n    pass\nraise SandboxFailedUseTrusted('
+                                '"sandbox-failed: grade with --trusted")'), d / "names_its_error.ipynb")
+    (d / "meta_student_formula.ipynb").write_text(json.dumps(_raw(meta={"exercise_set": SET, "student": "=1+2"})),
+                                                  encoding="utf-8")
+    rows, log = _grade(d)
+    return dict(d=d, rows=rows, log=log)
+
+
+def test_instructor_no_cell_of_any_csv_is_a_formula(instructor_files):
+    d = instructor_files["d"]
+    for p in _outputs(d):
+        for row in _csv_rows(p):
+            for cell in row:
+                assert not cell.lstrip(" ").startswith(("=", "+", "-", "@", "\t", "\r")), (p.name, cell)
+    names = [r[0] for r in _csv_rows(d / "grades.csv")[1:]]
+    assert any(n.startswith("'=HYPERLINK") for n in names) and any(n.startswith("'+1+1") for n in names)
+
+
+def _outside_spans(text: str) -> str:
+    """``text`` without its inline code spans (a run of n backticks up to the next run of exactly n)."""
+    out, i = [], 0
+    while i < len(text):
+        m = re.compile(r"`+").search(text, i)
+        if not m:
+            out.append(text[i:])
+            break
+        out.append(text[i:m.start()])
+        close = re.compile(r"(?<!`)" + m.group(0) + r"(?!`)").search(text, m.end())
+        if close is None:
+            out.append(text[m.start():])
+            break
+        i = close.end()
+    return "".join(out)
+
+
+def test_instructor_feedback_restates_no_score_and_fetches_nothing(instructor_files):
+    fb = (instructor_files["d"] / "feedback" / "beacon.md").read_text(encoding="utf-8")
+    bare = _outside_spans(fb)
+    assert bare.count("Score:") == 1 and "evil" not in bare and "<" not in bare and "![" not in bare
+    lines = fb.splitlines()
+    assert [ln for ln in lines if ln.startswith("#")] == [lines[0]]
+    assert "://" not in fb and "www.evil" not in fb                      # inside the span, defanged too
+    assert "evil" in fb                                                  # quoted, as data
+    gs = json.loads((instructor_files["d"] / "gradescope" / "beacon.json").read_text(encoding="utf-8"))
+    assert gs["output_format"] == "text" and all(t["output_format"] == "text" for t in gs["tests"])
+    assert not any(ord(ch) < 32 for t in gs["tests"] for ch in t["output"])
+
+
+def test_instructor_console_carries_no_control_character(instructor_files):
+    for line in instructor_files["log"]:
+        assert not any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u202e\u2066\u200b" for ch in line), repr(line)
+    mine = [ln for ln in instructor_files["log"] if "ctrl" in ln]
+    assert len(mine) == 1 and mine[0].endswith(".ipynb: 2/2 (correct)")   # one line, its own result at its end
+
+
+def test_instructor_a_notebook_cannot_pass_for_the_sandbox(instructor_files):
+    rows = instructor_files["rows"]
+    for name in ("fakes_sandbox_failure.ipynb", "rewrites_its_stderr.ipynb"):
+        assert _status_of(rows, name) == {"kernel-failed"}, name
+    assert _status_of(rows, "names_its_error.ipynb") == {"error: Exception in cell 4"}
+    for r in rows:
+        assert "trusted" not in r["status"].lower() and "bwrap" not in r["status"]
+    for name in ("fakes_sandbox_failure", "rewrites_its_stderr"):
+        fb = (instructor_files["d"] / "feedback" / f"{name}.md").read_text(encoding="utf-8")
+        assert "trusted" not in fb.lower() and "bwrap" not in fb
+
+
+def test_instructor_an_unsigned_student_id_never_reaches_a_gradebook(instructor_files):
+    text = (instructor_files["d"] / "gradebook_moodle.csv").read_text(encoding="utf-8")
+    assert "=1+2" not in text
+
+
+# ----------------------------------------------------------------------------- 3. no points without solving
+
+ROSTER3 = ["s001", "s002", "s003"]
+SEED3 = 7
+
+
+@pytest.fixture(scope="module")
+def issued(tmp_path_factory):
+    out = tmp_path_factory.mktemp("issued")
+    variants.issue(ROSTER3, SEED3, [SET], out)
+    return out
+
+
+def _variant(issued, student) -> dict:
+    return json.loads((issued / SET / f"{student}__ex28_08.ipynb").read_text(encoding="utf-8"))
+
+
+def _answers(student, seed=SEED3) -> tuple[float, float]:
+    from workbook.classroom import answer_key
+
+    ex = answer_key.all_exercises()["28.8"]
+    mine = variants.student_inputs(ex, student, seed)
+    iops, link = mine["iops"].m_as("request/s"), mine["beta_io"].m_as("MiB/s")
+    return min(link, iops * 4 / 1024), min(link, iops * 1.0)
+
+
+def _answered(doc: dict, small: float, large: float, meta=None, drop=()) -> dict:
+    doc = json.loads(json.dumps(doc))
+    for c in doc["cells"]:
+        src = "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        if c["cell_type"] == "code" and "bw_small = ..." in src:
+            c["source"] = f'bw_small = Q_({small!r}, "MiB/s")\nbw_large = Q_({large!r}, "MiB/s")'
+    fc = doc["metadata"]["fleetcalc"]
+    fc.update(meta or {})
+    for k in drop:
+        fc.pop(k, None)
+    return doc
+
+
+def _put(d: Path, name: str, doc: dict) -> None:
+    (d / name).write_text(json.dumps(doc), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def no_points(issued, tmp_path_factory):
+    d = tmp_path_factory.mktemp("no_points")
+    book = (19.53125, 1024.0)
+    s1, s2, s3 = (_answers(s) for s in ROSTER3)
+    _put(d, "s001__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))                    # honest
+    _put(d, "wrong.ipynb", _answered(_variant(issued, "s001"), s1[0] * 3.7, s1[1] * 0.41))
+    # edits its variant metadata: another student's (whose answers it copied), another seed, other draws
+    _put(d, "claims_s003.ipynb", _answered(_variant(issued, "s002"), *s3, meta={"student": "s003"}))
+    _put(d, "other_seed.ipynb", _answered(_variant(issued, "s002"), *_answers("s002", 1), meta={"seed": 1}))
+    _put(d, "other_draws.ipynb", _answered(_variant(issued, "s002"), *s2, meta={"draws": {"28.8": 3}}))
+    sig = _variant(issued, "s001")["metadata"]["fleetcalc"]["signature"]
+    _put(d, "borrowed_signature.ipynb", _answered(_variant(issued, "s002"), *s1, meta={"signature": sig}))
+    # strips it, to be graded against the book, whose answers the book prints
+    _put(d, "stripped.ipynb", _answered(_variant(issued, "s002"), *book, drop=("student", "seed", "draws", "signature")))
+    _put(d, "book_notebook.ipynb", _answered(json.loads(nbformat.writes(_student())), *book))
+    os.symlink(ROOT / "solutions" / "ch28" / "ex28_08.ipynb", d / "solution_link.ipynb")
+    shutil.copy(ROOT / "solutions" / "ch28" / "ex28_08.ipynb", d / "solution_copy_hardlinked_dir_escape.ipynb")
+    rows, log = _grade(d)
+    return dict(d=d, rows=rows, log=log, s1=s1)
+
+
+def _parts(rows, name):
+    return {r["part"]: r["status"] for r in rows if r["submission"] == name}
+
+
+def test_no_points_a_signed_variant_is_graded_against_its_own_inputs(no_points):
+    assert _parts(no_points["rows"], "s001__ex28_08.ipynb") == {"bw_small": "correct", "bw_large": "correct"}
+    fb = (no_points["d"] / "feedback" / "s001__ex28_08.md").read_text(encoding="utf-8")
+    assert "variant issued to student" in fb and "signed metadata checks" in fb and "no roster was given" in fb
+    assert any("no ROSTER= given" in ln for ln in no_points["log"])
+
+
+@pytest.mark.parametrize("name", ["claims_s003.ipynb", "other_seed.ipynb", "other_draws.ipynb",
+                                  "borrowed_signature.ipynb", "stripped.ipynb", "book_notebook.ipynb"])
+def test_no_points_an_edited_or_stripped_variant_is_not_graded(no_points, name):
+    assert _status_of(no_points["rows"], name) == {"unverified-variant"}
+    assert _score(dict(rows=no_points["rows"]), name) == 0
+
+
+def test_no_points_links_are_refused(no_points):
+    assert _status_of(no_points["rows"], "solution_link.ipynb") == {"symlink"}
+
+
+def test_no_points_feedback_gives_no_direction_before_the_deadline(no_points, tmp_path):
+    d = no_points["d"]
+    assert _parts(no_points["rows"], "wrong.ipynb") == {"bw_small": "wrong", "bw_large": "wrong"}
+    fb = (d / "feedback" / "wrong.md").read_text(encoding="utf-8")
+    gs = (d / "gradescope" / "wrong.json").read_text(encoding="utf-8")
+    for text in (fb, gs):
+        assert "too large" not in text and "too small" not in text and "is not right" in text
+    shutil.copy(d / "wrong.ipynb", tmp_path / "wrong.ipynb")
+    _grade(tmp_path, after_deadline=True)
+    assert "too large" in (tmp_path / "feedback" / "wrong.md").read_text(encoding="utf-8")
+
+
+def test_no_points_book_inputs_only_when_the_instructor_says_so(no_points, tmp_path):
+    for name in ("s001__ex28_08.ipynb", "stripped.ipynb", "claims_s003.ipynb"):
+        shutil.copy(no_points["d"] / name, tmp_path / name)
+    rows, _ = _grade(tmp_path, book_inputs=True)
+    assert _parts(rows, "stripped.ipynb") == {"bw_small": "correct", "bw_large": "correct"}   # the book's, as asked
+    assert _status_of(rows, "claims_s003.ipynb") == {"unverified-variant"}      # an edited variant, still not
+
+
+def test_no_points_an_old_seed_is_refused_when_the_seed_is_given(no_points, tmp_path):
+    shutil.copy(no_points["d"] / "s001__ex28_08.ipynb", tmp_path / "s001__ex28_08.ipynb")
+    rows, _ = _grade(tmp_path, seed=2026)
+    assert _status_of(rows, "s001__ex28_08.ipynb") == {f"variant-mismatch (notebook seed {SEED3}, SEED=2026)"}
+
+
+def test_no_points_the_graded_card_holds_no_seal(issued, capsys):
+    doc = _variant(issued, "s001")
+    card = next(c for c in doc["cells"] if "exercise-card" in c["metadata"].get("tags", []))
+    src = "".join(card["source"])
+    assert not re.search(r"'[0-9a-f]{24}'", src) and "seal=[]" in src and "sealed_panel(" not in src
+    assert not [c for c in doc["cells"] if "answer_first(" in "".join(c["source"])]
+    # its check says whether the answer is in and in a unit of the right kind, never whether it is right
+    from fleetcalc.core.units import Q_
+
+    ns: dict = {}
+    setup = next(c for c in doc["cells"] if c["cell_type"] == "code")
+    exec("".join(setup["source"]), ns)
+    exec(src, ns)
+    small, _ = _answers("s001")
+    capsys.readouterr()
+    for answer in (Q_(small, "MiB/s"), Q_(small * 2, "MiB/s")):
+        ns["check"]("28.8", "bw_small", answer)
+    right, wrong = capsys.readouterr().out.strip().splitlines()[-2:]
+    assert right.replace(f"{small:g}", "") == wrong.replace(f"{small * 2:g}", "") and "correct" not in right
+    ns["check"]("28.8", "bw_small", Q_(3, "s"))
+    assert "✗" in capsys.readouterr().out
+
+
+def test_no_points_a_journal_of_other_code_or_settings_is_not_replayed(tmp_path, monkeypatch):
+    nbformat.write(_with(answer=HALF), tmp_path / "half.ipynb")
+    sha = hashlib.sha256((tmp_path / "half.ipynb").read_bytes()).hexdigest()
+    secret = signing.load_secret(create=True)
+    forged = {"rows": [{"exercise": "28.8", "part": p, "score": 1, "max_score": 1, "status": "correct", "message": "m"}
+                       for p in ("bw_small", "bw_large")], "errors": []}
+    j = grade.Journal(tmp_path / grade.JOURNAL, secret, "settings of an older grader")
+    j.write("done", "half.ipynb", sha, forged)
+    j.close(remove=False)
+    with open(tmp_path / grade.JOURNAL, "a", encoding="utf-8") as f:       # and one whose HMAC is made up
+        body = json.dumps({"settings": "x", "kind": "done", "name": "half.ipynb", "sha256": sha, "result": forged})
+        f.write(hashlib.sha256(body.encode()).hexdigest() + " " + body + "\n")
+    rows, _ = _grade(tmp_path)
+    assert _parts(rows, "half.ipynb") == {"bw_small": "correct", "bw_large": "wrong"}
+
+
+# ----------------------------------------------------------------------------- 4. identity and set come from the instructor
+
+@pytest.fixture(scope="module")
+def identity(issued, tmp_path_factory):
+    base = tmp_path_factory.mktemp("identity")
+    roster = base / "class.csv"
+    roster.write_text("id,name,email,canvas_id\ns001,Ada Lovelace,ada@uni.edu,1001\n"
+                      "s002,Alan Turing,alan@uni.edu,1002\ns003,Grace Hopper,grace@uni.edu,1003\n", encoding="utf-8")
+    ids, people = grade.read_roster(roster), grade.read_people(roster)
+    s1 = _answers("s001")
+    out = {}
+    # plain files
+    d = base / "plain"
+    d.mkdir()
+    _put(d, "anything.ipynb", _answered(_variant(issued, "s001"), *s1))
+    _put(d, "s002__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))            # s001's work, named for s002
+    _put(d, "s003__ex28_08.ipynb", _answered(_variant(issued, "s003"), *s1, drop=("signature",)))
+    out["plain"] = _grade(d, roster=ids, people=people, seed=SEED3)
+    # a Canvas download: the user id Canvas wrote decides, not the file name the student chose
+    d = base / "canvas"
+    d.mkdir()
+    _put(d, "lovelaceada_1001_555_s002__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))
+    _put(d, "turingalan_late_1002_556_s001__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))
+    _put(d, "nobody_9999_557_s003__ex28_08.ipynb", _answered(_variant(issued, "s003"), *_answers("s003")))
+    out["canvas"] = _grade(d, roster=ids, people=people, seed=SEED3, lms="canvas")
+    # a Gradescope export: submission_metadata.yml names the submitters
+    d = base / "gradescope"
+    (d / "submission_111").mkdir(parents=True)
+    (d / "submission_222").mkdir()
+    (d / "submission_metadata.yml").write_text(
+        "submission_111:\n  :submitters:\n  - :name: Ada Lovelace\n    :sid: s001\n    :email: ada@uni.edu\n"
+        "submission_222:\n  :submitters:\n  - :name: Alan Turing\n    :sid: s002\n    :email: alan@uni.edu\n",
+        encoding="utf-8")
+    _put(d / "submission_111", "s003__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))
+    _put(d / "submission_222", "s001__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))
+    out["gradescope"] = _grade(d, roster=ids, people=people, seed=SEED3)
+    # no SET=: each notebook's signed set, never a majority
+    d = base / "no_set"
+    d.mkdir()
+    _put(d, "s001__ex28_08.ipynb", _answered(_variant(issued, "s001"), *s1))
+    for i in range(3):
+        shutil.copy(ROOT / "exercises" / "ch28" / "ex28_09_10.ipynb", d / f"other{i}.ipynb")
+    nbformat.write(_with(answer=RIGHT), d / "book_unsigned.ipynb")
+    out["no_set"] = _grade(d, set_name=None)
+    out["base"] = base
+    return out
+
+
+def test_identity_a_file_name_cannot_choose_the_student(identity):
+    rows, log = identity["plain"]
+    assert _parts(rows, "anything.ipynb") == {"bw_small": "correct", "bw_large": "correct"}     # issued to s001
+    assert _status_of(rows, "s002__ex28_08.ipynb") == {"identity-conflict"}
+    assert _status_of(rows, "s003__ex28_08.ipynb") == {"unknown-student"}                      # unsigned: no one
+    canvas = _csv_rows(identity["base"] / "plain" / "gradebook_canvas.csv")
+    assert canvas[2][0] == "Ada Lovelace" and canvas[2][-1] == "2"
+    assert canvas[3][-1] == "" and canvas[4][-1] == ""                      # s002 and s003 got nothing of s001's
+    assert "who uploaded each file is not verified" in log[-1]
+
+
+def test_identity_canvas_the_uploader_decides(identity):
+    rows, _ = identity["canvas"]
+    assert _parts(rows, "lovelaceada_1001_555_s002__ex28_08.ipynb") == {"bw_small": "correct", "bw_large": "correct"}
+    assert _status_of(rows, "turingalan_late_1002_556_s001__ex28_08.ipynb") == {"identity-conflict"}
+    assert _status_of(rows, "nobody_9999_557_s003__ex28_08.ipynb") == {"unknown-student"}
+    canvas = _csv_rows(identity["base"] / "canvas" / "gradebook_canvas.csv")
+    assert [r[0] for r in canvas[2:]] == ["Ada Lovelace", "Alan Turing", "Grace Hopper"]
+    assert [r[-1] for r in canvas[2:]] == ["2", "0", ""]
+
+
+def test_identity_gradescope_the_submitters_decide(identity):
+    rows, _ = identity["gradescope"]
+    assert _parts(rows, "submission_111/s003__ex28_08.ipynb") == {"bw_small": "correct", "bw_large": "correct"}
+    assert _status_of(rows, "submission_222/s001__ex28_08.ipynb") == {"identity-conflict"}
+    moodle = _csv_rows(identity["base"] / "gradescope" / "gradebook_moodle.csv")
+    assert [(r[0], r[-1]) for r in moodle[1:]] == [("s001", "2"), ("s002", "0"), ("s003", "")]
+
+
+def test_identity_no_majority_picks_the_set(identity):
+    rows, _ = identity["no_set"]
+    assert _parts(rows, "s001__ex28_08.ipynb") == {"bw_small": "correct", "bw_large": "correct"}
+    for i in range(3):
+        assert _status_of(rows, f"other{i}.ipynb") == {"unknown-exercise-set"}
+    assert _status_of(rows, "book_unsigned.ipynb") == {"unknown-exercise-set"}
+
+
+def test_instructor_outputs_are_never_written_through_a_planted_link(tmp_path):
+    """A submissions folder unpacked from an archive may hold links where the outputs go."""
+    subs, outside = tmp_path / "subs", tmp_path / "outside"
+    subs.mkdir()
+    outside.mkdir()
+    (outside / "keep.txt").write_text("mine", encoding="utf-8")
+    nbformat.write(_with(answer=RIGHT), subs / "honest.ipynb")
+    os.symlink(outside, subs / "feedback")
+    os.symlink(outside / "keep.txt", subs / grade.JOURNAL)
+    (subs / "gradescope").write_text("a file where a folder goes", encoding="utf-8")
+    rows, _ = _grade(subs)
+    assert {r["status"] for r in rows} == {"correct"}
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+    assert (outside / "keep.txt").read_text(encoding="utf-8") == "mine"
+    assert (subs / "feedback").is_dir() and not (subs / "feedback").is_symlink()
+    assert (subs / "feedback" / "honest.md").is_file() and (subs / "gradescope" / "honest.json").is_file()

@@ -14,11 +14,24 @@ from workbook.classroom import sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 SET = "ch28/ex28_08"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _own_secret(tmp_path_factory):
+    """An instructor secret of this module's own (never the machine's)."""
+    from workbook.classroom import signing
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(signing.ENV, str(tmp_path_factory.mktemp("secret") / "secret"))
+        yield
 NAMES = ["bw_small", "bw_large"]
 
 
+MIBS = {"mebibyte": 1, "second": -1}
+
+
 def _report(**over):
-    doc = {"v": 1, "values": {"bw_small": {"k": "q", "m": 19.5, "u": "MiB/s"}, "bw_large": {"k": "none"}},
+    doc = {"v": 2, "values": {"bw_small": {"k": "q", "m": 19.5, "u": MIBS}, "bw_large": {"k": "none"}},
            "errors": [{"cell": 2, "ename": "ZeroDivisionError", "evalue": "division by zero"}], "memory": False}
     doc.update(over)
     return json.dumps(doc).encode()
@@ -31,24 +44,30 @@ def test_sandbox_is_available_here():
 
 def test_a_well_formed_report_is_read():
     values, errors, memory = sandbox.parse_report(_report(), NAMES, 4)
-    assert values["bw_small"] == {"k": "q", "m": 19.5, "u": "MiB/s"} and values["bw_large"] == {"k": "none"}
+    assert values["bw_small"] == {"k": "q", "m": 19.5, "u": MIBS} and values["bw_large"] == {"k": "none"}
     assert errors[0]["cell"] == 2 and memory is False
 
 
 @pytest.mark.parametrize("raw", [
-    b"not json", b"\xff\xfe", b"[]", _report(v=2), _report(score=2), _report(status="correct"),
+    b"not json", b"\xff\xfe", b"[]", _report(v=1), _report(score=2), _report(status="correct"),
     _report(values={"bw_small": {"k": "n", "m": 1}}),                                   # a name missing
     _report(values={"bw_small": {"k": "n", "m": 1}, "bw_large": {"k": "n", "m": 1}, "other": {"k": "none"}}),
     _report(values={"bw_small": {"k": "n", "m": "19.5"}, "bw_large": {"k": "none"}}),  # a string magnitude
     _report(values={"bw_small": {"k": "n", "m": True}, "bw_large": {"k": "none"}}),
-    _report(values={"bw_small": {"k": "q", "m": 1, "u": "x" * 201}, "bw_large": {"k": "none"}}),
+    _report(values={"bw_small": {"k": "q", "m": 1, "u": "MiB/s"}, "bw_large": {"k": "none"}}),     # a unit as text
+    _report(values={"bw_small": {"k": "q", "m": 1, "u": {"x" * 41: 1}}, "bw_large": {"k": "none"}}),
+    _report(values={"bw_small": {"k": "q", "m": 1, "u": {"byte": 9 ** 9}}, "bw_large": {"k": "none"}}),
+    _report(values={"bw_small": {"k": "q", "m": 1, "u": {"byte": 0.5}}, "bw_large": {"k": "none"}}),
+    _report(values={"bw_small": {"k": "q", "m": 1, "u": {f"u{i}": 1 for i in range(9)}}, "bw_large": {"k": "none"}}),
     _report(values={"bw_small": {"k": "correct"}, "bw_large": {"k": "none"}}),
     _report(values={"bw_small": {"k": "none", "score": 2}, "bw_large": {"k": "none"}}),
     _report(errors=[{"cell": 99, "ename": "E", "evalue": ""}]),
     _report(errors=[{"cell": 1, "ename": "not a name!", "evalue": ""}]),
     _report(memory="no"),
-    b'{"v": 1, "values": {"bw_small": {"k": "n", "m": NaN}, "bw_large": {"k": "none"}}, "errors": [], "memory": false}',
-    b'{"v": 1, "values": {"bw_small": {"k": "n", "m": Infinity}, "bw_large": {"k": "none"}}, "errors": [], "memory": false}',
+    b'{"v": 2, "values": {"bw_small": {"k": "n", "m": NaN}, "bw_large": {"k": "none"}}, "errors": [], "memory": false}',
+    b'{"v": 2, "values": {"bw_small": {"k": "n", "m": Infinity}, "bw_large": {"k": "none"}}, "errors": [], "memory": false}',
+    b'{"v": 2, "values": {"bw_small": {"k": "n", "m": 1' + b"0" * 5000 + b'}, "bw_large": {"k": "none"}}, "errors": [], "memory": false}',
+    b"[" * 100_000 + b"]" * 100_000,
     b" " * (2 << 20),
 ])
 def test_anything_else_is_refused(raw):
@@ -96,14 +115,29 @@ def test_an_interrupted_run_resumes_from_its_journal(tmp_path, monkeypatch):
     assert not (d / grade.JOURNAL).exists()
     with open(d / "grades.csv", newline="", encoding="utf-8") as f:
         assert len(list(csv.DictReader(f))) == 4
-    # a run that stopped after s0: its journal line, then a cut-off line
-    settings = grade._settings(SET, 30, None, 0, False, sandbox.Limits.memory)
+    # a run that stopped after s0: its journal line (authenticated, same settings), then a cut-off line
+    seen = {}
+    real_journal = grade.Journal
+
+    class Spy(real_journal):
+        def __init__(self, *a):
+            super().__init__(*a)
+            seen["j"] = self
+    monkeypatch.setattr(grade, "Journal", Spy)
+    monkeypatch.setattr(grade, "execute_submission", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        grade.grade_folder(d, SET, limit=30, log=lambda *a: None, jobs=1)
+    j = seen["j"]
     done = {"rows": [dict(exercise="28.8", part=p, score=0, max_score=1, status="from-journal", message="j")
                      for p in NAMES], "errors": []}
     sha = grade._sha256((d / "s0.ipynb").read_bytes())
-    (d / grade.JOURNAL).write_text(json.dumps({"settings": settings, "name": "s0.ipynb", "sha256": sha,
-                                               "result": done}) + "\n" + '{"settings": "', encoding="utf-8")
+    (d / grade.JOURNAL).unlink()
+    j.f = None
+    j.write("done", "s0.ipynb", sha, done)
+    with open(d / grade.JOURNAL, "ab") as f:
+        f.write(b'0123 {"settings": "')
     ran = []
+    monkeypatch.undo()
     real = grade.execute_submission
     monkeypatch.setattr(grade, "execute_submission", lambda nb, *a, **k: ran.append(1) or real(nb, *a, **k))
     rows = grade.grade_folder(d, SET, limit=30, log=lambda *a: None)

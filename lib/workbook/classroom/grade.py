@@ -11,7 +11,8 @@ submission and graded part, or one row with its status for a submission that cou
 Gradescope) into FOLDER, or ``--out``. Every submission gets its rows, whatever it holds.
 
 Everything a submission controls is untrusted: its bytes, JSON, metadata, code, file name, the
-answers and unit names it reports, its error messages
+answers and unit names it reports, its error messages.
+
 * The grader reads each file once (no link, no special file, at most 8 MiB; its sha256 is taken
   from those bytes) with bounded readers (``untrusted.py``: JSON measured before it is parsed, exact
   types for the metadata) and never parses its code. Its code cells run in a fresh sandbox
@@ -51,7 +52,8 @@ rename). Each graded submission is journaled to ``.grades-progress.jsonl`` besid
 line authenticated (HMAC under the instructor's secret) and tied to the grader's code and settings;
 a resumed run reuses only lines that verify, and a submission the grader stopped on twice gets
 ``grader-error``. Concurrent sandboxes get a CPU share each (a cgroup), else they run one at a time;
-a submission that timed out while another ran is run again alone before it scores 0.
+a submission that timed out while another ran is run again alone before it scores 0, unless its
+cgroup counted a whole core for the whole timeout (no neighbour slowed it).
 
 Without a sandbox (bubblewrap missing, or no user namespaces) the grader refuses to run submitted
 notebooks. ``--trusted`` runs them with the grader's own rights, for the instructor's own notebooks.
@@ -247,7 +249,7 @@ def execute_submission(nb, names: list[str], limit: float, trusted: bool = False
     except Exception as exc:  # noqa: BLE001 - anything about this submission: its row, not the run
         return {"status": "sandbox-failed", "detail": f"the sandbox could not be started ({type(exc).__name__})"}
     if out.status is not None:
-        return {"status": out.status, "detail": out.detail, "errors": out.errors}
+        return {"status": out.status, "detail": out.detail, "errors": out.errors, "cpu_seconds": out.cpu_seconds}
     return {"values": out.values, "errors": out.errors}
 
 
@@ -323,8 +325,9 @@ class Journal:
         line = signing.mac(self.secret, "journal", body).encode() + b" " + body + b"\n"
         with self.lock:
             try:
-                if self.f is None:
-                    self.f = open(self.path, "ab")
+                if self.f is None:             # never through a link planted in its place
+                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+                    self.f = os.fdopen(fd, "ab")
                 self.f.write(line)
                 self.f.flush()
                 os.fsync(self.f.fileno())
@@ -458,8 +461,10 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
             return {**fail(bad, STATUS_TEXT.get(bad, bad)), **base}
         res = run(sub.name, nb, part_names)
         if "status" in res:
+            # a timeout beside another sandbox is run again alone, unless it had its whole CPU share all along
+            starved = res.get("cpu_seconds") is None or res["cpu_seconds"] < 0.8 * limit * sandbox.Limits.cpus
             return {**fail(res["status"], res.get("detail", ""), res.get("errors", ())), **base,
-                    "overlapped": res.get("overlapped", False)}
+                    "overlapped": res.get("overlapped", False) and starved}
 
         def inputs_for(ex):
             if src == "roster":
@@ -550,7 +555,7 @@ def grade_folder(folder: Path, set_name: str | None = None, limit: float = 60, j
     docs = [dict(name=sub.name, **r) for sub, r in results]
     wrote = _write_all(out, docs, set_name, key, roster, people or {}, log)
     journal.close(remove=wrote)
-    _notes(docs, seed_given, log)
+    _notes(docs, roster, seed_given, log)
     how = "without isolation (--trusted)" if trusted else f"each in its own sandbox ({sandbox.available()[1]})"
     if serial:
         how += ", one at a time (no CPU share for concurrent sandboxes on this host)"
@@ -631,14 +636,16 @@ def _console(log):
     return out
 
 
-def _notes(docs, seed_given, log) -> None:
+def _notes(docs, roster, seed_given, log) -> None:
     signed = [d for d in docs if d.get("variant_from") == "signed"]
-    if signed:
+    if roster is None and docs:
         seeds = sorted({d.get("seed") for d in signed}, key=str)
-        log(f"NOTE: no ROSTER= given: {len(signed)} variant notebook(s) were graded against the variant each was issued "
-            f"(signed metadata; seed(s) {', '.join(map(str, seeds))}); who uploaded each file is not verified. Pass "
-            "ROSTER= (and the LMS export) to grade each uploader against their own variant"
-            + ("" if seed_given else ", and SEED= to refuse notebooks of another seed"))
+        log("NOTE: no ROSTER= given: identities are unverified (who uploaded each file is not known; the gradebooks "
+            "list the student a signed variant was issued to, else the file name)"
+            + (f"; {len(signed)} variant notebook(s) were graded against the variant each was issued (signed "
+               f"metadata; seed(s) {', '.join(map(str, seeds))})" if signed else "")
+            + ". Pass ROSTER= (and the LMS export) to grade each uploader against their own variant"
+            + ("" if seed_given or not signed else ", and SEED= to refuse notebooks of another seed"))
     unverified = [d for d in docs if _status(d) == "unverified-variant"]
     if unverified:
         log(f"NOTE: {len(unverified)} notebook(s) got unverified-variant: their variant metadata does not verify with "
@@ -711,16 +718,28 @@ def _feedback(d: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _own_dir(path: Path) -> Path:
+    """``path`` as a real folder: a link or file found in its place is moved aside, never written through."""
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        path.rename(path.with_name(f"{path.name}.not-a-folder-{time.time_ns()}"))
+    path.mkdir(exist_ok=True)
+    return path
+
+
 def write_outputs(folder: Path, results: list[dict], set_name: str | None) -> None:
-    """``grades.csv`` (written last, whatever else fails) and ``feedback/<stem>.md`` per submission."""
+    """``grades.csv`` (written whatever else fails) and ``feedback/<stem>.md`` per submission."""
     rows = [COLUMNS]
-    fb = folder / "feedback"
-    fb.mkdir(exist_ok=True)
     failed = []
+    try:
+        fb = _own_dir(folder / "feedback")
+    except OSError:
+        fb, failed = None, ["all"]
     for d in results:
         name = untrusted.display_name(d["name"])
         for row in d["rows"]:
             rows.append([name, row["exercise"], row["part"], _num(row["score"]), _num(row["max_score"]), row["status"]])
+        if fb is None:
+            continue
         try:
             _write_atomic(fb / f"{untrusted.output_stem(d['name'])}.md", _feedback(d))
         except Exception:  # noqa: BLE001 - its feedback is missing; the grades are still written
@@ -792,8 +811,7 @@ def write_gradebooks(folder: Path, results: list[dict], set_name: str | None, ke
         pp = people.get(sid, {})
         rows.append([sid, pp.get("email", ""), pp.get("name", ""), *cells(sid)])
     _write_atomic(folder / "gradebook_moodle.csv", _csv(rows))
-    gs = folder / "gradescope"
-    gs.mkdir(exist_ok=True)
+    gs = _own_dir(folder / "gradescope")
     p = untrusted.plain
     for d in results:
         tests = [{"name": f"Exercise {row['exercise']}, {row['part']}" if row["exercise"] else "notebook",

@@ -1,4 +1,7 @@
-"""The instructor's roster: student ids (and, optionally, names, emails and LMS ids) from a CSV."""
+"""The instructor's roster (student ids and, optionally, names, emails and LMS ids, from a CSV), and
+who handed a file in as an LMS export says (Canvas's download names, Gradescope's
+``submission_metadata.yml``), mapped to roster ids by :class:`Identities`. The uploader an LMS
+records is an identity; a file name a student chose is not."""
 from __future__ import annotations
 
 import collections

@@ -25,7 +25,8 @@ The process starts with rlimits (address space = the memory cap, CPU seconds, fi
 files); the harness lowers its own process limit (RLIMIT_NPROC) before any submitted code runs.
 That limit counts the processes of the sandbox's own user namespace, so it caps each sandbox on
 its own; the kernel never applies it to root, so a grader running as root starts the sandbox as
-``nobody`` (``setpriv``). Where the host lets the grader create cgroups (v2 with the controllers
+``nobody`` (``setpriv``) where nobody can read what it binds, and else only with a pids cgroup
+(without one it refuses: never a sandbox without a process cap). Where the host lets the grader create cgroups (v2 with the controllers
 delegated, or v1 hierarchies), the sandbox also gets a cgroup of its own: ``memory`` (the memory
 cap for all its processes together, tmpfs pages included), ``pids`` (the process cap) and ``cpu``
 (a CPU share: ``cpu.max`` / ``cpu.cfs_quota_us`` of ``Limits.cpus`` cores), emptied afterwards.
@@ -81,6 +82,7 @@ class Outcome:
     values: dict | None = None
     errors: list = dataclasses.field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float | None = None   # CPU time of the whole sandbox, where a cgroup counts it
 
 
 # ----------------------------------------------------------------------------- is there a sandbox
@@ -263,7 +265,20 @@ class Cgroup:
 
     @property
     def controllers(self) -> set[str]:
-        return set(self.paths)
+        return set(self.paths) - {"cpuacct"}
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time all its processes used (v2 ``cpu.stat``, v1 ``cpuacct.usage``), or None."""
+        try:
+            if self.v2:
+                d = next(iter(self.paths.values()))
+                stat = dict(line.split() for line in (d / "cpu.stat").read_text().splitlines())
+                return int(stat["usage_usec"]) / 1e6
+            if "cpuacct" in self.paths:
+                return int((self.paths["cpuacct"] / "cpuacct.usage").read_text()) / 1e9
+        except (OSError, ValueError, KeyError, StopIteration):
+            pass
+        return None
 
     @classmethod
     def create(cls, limits: Limits) -> "Cgroup | None":
@@ -299,6 +314,8 @@ class Cgroup:
                 return ok
             if ctl == "pids":
                 return write(d / "pids.max", str(limits.nproc))
+            if ctl == "cpuacct":
+                return (d / "cpuacct.usage").exists()
             if v2:
                 return write(d / "cpu.max", f"{quota} 100000")
             return write(d / "cpu.cfs_period_us", "100000") and write(d / "cpu.cfs_quota_us", str(quota))
@@ -323,8 +340,11 @@ class Cgroup:
                     d.rmdir()
                     made.remove(d)
             held = {}
-            for ctl in ("memory", "pids", "cpu"):
+            for ctl in ("memory", "pids", "cpu", "cpuacct"):
                 base = Path("/sys/fs/cgroup") / ctl
+                if ctl == "cpuacct" and "cpu" in held and (held["cpu"] / "cpuacct.usage").exists():
+                    held["cpuacct"] = held["cpu"]            # cpu,cpuacct mounted together
+                    continue
                 if ctl not in own or not (base / "cgroup.procs").exists():
                     continue
                 d = base / own[ctl].lstrip("/") / name
@@ -578,11 +598,11 @@ def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), tru
                     pass
                 rc = proc.wait()
             if cg is not None:
-                oom = cg.oom_killed()
+                oom, used = cg.oom_killed(), cg.cpu_seconds()
                 cg.destroy()
                 cg = None
             else:
-                oom = False
+                oom, used = False, None
             took = time.monotonic() - t0
             started = _started(sr)
             if not started:                   # nothing of the submission ran: what failed is the sandbox
@@ -592,7 +612,7 @@ def run_cells(cells: list[str], names: list[str], limits: Limits = Limits(), tru
                                + (f": {last}" if last else "") + "); grade this submission again", seconds=took)
             if timed_out:
                 return Outcome("timeout", f"did not finish within {limits.timeout:g} s" + _running_cell(errlog, len(cells)),
-                               seconds=took)
+                               seconds=took, cpu_seconds=used)
             raw = report.read_bytes()[: (1 << 20) + 1]
             if not raw:
                 if oom:

@@ -116,7 +116,7 @@ def json_value(data: bytes):
         raise Rejected("too-large", f"the notebook holds more than {MAX_VALUES} JSON values: clear its outputs "
                                     "and hand it in again")
     if deep:
-        raise Rejected("invalid-json", f"the notebook's JSON is nested deeper than {MAX_DEPTH} levels")
+        raise Rejected("invalid-json", f"the file is not valid JSON, or nested deeper than {MAX_DEPTH} levels")
     try:
         return json.loads(data.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError, MemoryError):

@@ -1,6 +1,6 @@
 """Seeded exercise variants, one per student of a roster, for homework and exams.
 
-    workbook variants --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR]
+    workbook variants --roster roster.csv [--seed S] [--set ch28/ex28_09_10 ...] [--out DIR] [--self-checks]
     make variants ROSTER=roster.csv [SEED=0] [SET=ch28/ex28_09_10] [OUT=_build/variants]
 
 The roster is a CSV with a column ``id`` (or ``student_id``/``student``; else the first column).
@@ -13,9 +13,10 @@ is recorded in the notebook's metadata, ``fleetcalc.draws``). The question text,
 quote the student's numbers (:func:`restate`). The tool writes
 
 * ``DIR/<set>/<student>__<set name>.ipynb``: the student's notebook (the set's student notebook
-  with the student's inputs in its exercise card and seals for the student's answers); hand each
-  student their file and ask for it back under the same name (the grader reads the student id from
-  the part before ``__``, or from the notebook's metadata);
+  with the student's inputs in its exercise card; graded, so no seal and closed panels, unless
+  ``--self-checks``), its metadata (set, student, seed, draws) signed with the instructor's secret
+  (``signing.py``); hand each student their file (the grader takes the student from an LMS export
+  or from this signed metadata, never from the file name);
 * ``DIR/answer_key.csv`` and ``DIR/answer_key.md``: every student's answers, computed by the lib
   from the student's inputs. Keep these two files from students.
 
