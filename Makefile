@@ -55,12 +55,12 @@ exercises: $(STAMP)
 	$(BIN)/workbook instructor
 
 variants: $(STAMP)
-	$(BIN)/workbook variants --roster $(or $(ROSTER),roster.csv) --seed $(or $(SEED),0) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT))
+	$(BIN)/workbook variants --roster $(or $(ROSTER),roster.csv) --seed $(or $(SEED),0) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT)) $(if $(SELF_CHECKS),--self-checks)
 
 grade: $(STAMP)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder> [SET=ch28/ex28_09_10] [TIMEOUT=60] [MEMORY=2] [OUT=folder] [ROSTER=roster.csv SEED=0] [TRUSTED=1]"; exit 2; }
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=<folder> [SET=ch28/ex28_09_10] [TIMEOUT=60] [MEMORY=2] [OUT=folder] [ROSTER=roster.csv SEED=0] [LMS=canvas|gradescope|files] [BOOK_INPUTS=1] [AFTER_DEADLINE=1] [TRUSTED=1]"; exit 2; }
 	$(if $(TRUSTED),,tools/ensure_sandbox.sh)
-	$(BIN)/workbook grade $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --memory $(or $(MEMORY),2) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0)) $(if $(TRUSTED),--trusted)
+	$(BIN)/workbook grade $(SUBMISSIONS) --timeout $(or $(TIMEOUT),60) --memory $(or $(MEMORY),2) --jobs $(JOBS) $(if $(SET),--set $(SET)) $(if $(OUT),--out $(OUT)) $(if $(ROSTER),--roster $(ROSTER) --seed $(or $(SEED),0)) $(if $(LMS),--lms $(LMS)) $(if $(BOOK_INPUTS),--book-inputs) $(if $(AFTER_DEADLINE),--after-deadline) $(if $(TRUSTED),--trusted)
 
 book: $(STAMP)
 	$(BIN)/workbook site build

@@ -7,7 +7,8 @@ import pytest
 
 SLOW_FILES = {"test_site.py", "test_site_browser.py", "test_site_reader.py", "test_site_pages.py",
               "test_site_pages_vol2.py", "test_site_pages_exercises.py", "test_site_pages_instructor.py", "test_site_phone.py", "test_live_lab.py", "test_determinism.py",
-              "test_slides.py", "test_reference_layout.py", "test_grade.py", "test_measure_notebook.py"}
+              "test_slides.py", "test_reference_layout.py", "test_grade.py", "test_measure_notebook.py",
+              "test_grade_hostile.py", "test_grade_neighbours.py"}
 
 # The longest files first, so that `make test`'s workers (pytest-xdist, one file per worker at a
 # time, --no-loadscope-reorder) start them at once and finish together, instead of one worker
@@ -18,7 +19,7 @@ SLOW_FILES = {"test_site.py", "test_site_browser.py", "test_site_reader.py", "te
 LONGEST_FIRST = ("test_site.py", "test_live_lab.py", "test_exercise_run_all.py", "test_site_pages_vol2.py",
                  "test_site_pages.py", "test_site_pages_instructor.py", "test_site_phone.py",
                  "test_site_pages_exercises.py", "test_site_browser.py", "test_site_reader.py",
-                 "test_reference_layout.py", "test_grade_hostile.py",
+                 "test_reference_layout.py", "test_grade_hostile.py", "test_grade_neighbours.py",
                  "test_grade.py", "test_variants_roster.py", "test_determinism.py", "test_slides.py")
 
 
@@ -42,6 +43,12 @@ def key_session(_own_exercise_session):
 
 
 def pytest_configure(config):
+    # the grader's instructor secret: the tests sign and verify with one of their own, never the
+    # instructor's (~/.config/...); a test that needs another sets WORKBOOK_SECRET_FILE itself
+    import os
+    import tempfile
+
+    os.environ.setdefault("WORKBOOK_SECRET_FILE", os.path.join(tempfile.mkdtemp(prefix="wb-secret-"), "secret"))
     config.addinivalue_line("markers", "slow: builds a site, drives a browser or executes notebooks (left out of make test-fast)")
 
 
