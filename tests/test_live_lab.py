@@ -164,11 +164,25 @@ def page(lab, browser):
     lab["wait_ready"]()                                          # the server started before the browser
     pg = browser.new_page(viewport={"width": 1400, "height": 1000})
     pg.set_default_timeout(45_000)
+    pg.on("dialog", lambda d: d.accept())                        # "leave the page?" when a test reloads it
     pg.goto(f"{lab['base']}/lab/workspaces/live?reset&token={lab['token']}")
     expect(pg.locator(".jp-DirListing-item").first).to_be_visible(timeout=90_000)
     _t("lab loaded")
     yield pg
     pg.close()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_workspace(request, lab):
+    """Each test starts on a reset workspace (no tab another test left open), so the tests pass in
+    any order: a panel found by its text is the one this test opened."""
+    if "page" in request.fixturenames:
+        pg = request.getfixturevalue("page")
+        if pg.url and "/lab" in pg.url and getattr(pg, "_fc_used", False):
+            pg.goto(f"{lab['base']}/lab/workspaces/live?reset&token={lab['token']}")
+            expect(pg.locator(".jp-DirListing-item").first).to_be_visible(timeout=90_000)
+        pg._fc_used = True
+    yield
 
 
 def _open(page, name: str):

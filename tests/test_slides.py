@@ -101,7 +101,7 @@ def test_nbval_still_passes_on_the_slide_notebook(tmp_path):
     path = tmp_path / EXEMPLAR.name
     shutil.copy(EXEMPLAR, path)
     slides.main([str(path)])
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--nbval",
                           "--nbval-current-env", str(path)], cwd=tmp_path, capture_output=True, text=True,
                          timeout=300)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
