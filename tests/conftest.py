@@ -8,7 +8,7 @@ import pytest
 SLOW_FILES = {"test_site.py", "test_site_browser.py", "test_site_reader.py", "test_site_pages.py",
               "test_site_pages_vol2.py", "test_site_pages_exercises.py", "test_site_pages_instructor.py", "test_site_phone.py", "test_live_lab.py", "test_determinism.py",
               "test_slides.py", "test_reference_layout.py", "test_grade.py", "test_measure_notebook.py",
-              "test_grade_hostile.py", "test_grade_neighbours.py"}
+              "test_grade_hostile.py", "test_grade_neighbours.py", "test_variants_roster.py"}
 
 # The longest files first, so that `make test`'s workers (pytest-xdist, one file per worker at a
 # time, --no-loadscope-reorder) start them at once and finish together, instead of one worker
