@@ -98,6 +98,15 @@ def _shared(ax, x0, scale_up, nic):
           fontsize=8)
 
 
+def _traffic_legend(ax, y: float) -> None:
+    """The legend row under both Fig. 28.6 drawings: one line style and colour per traffic class."""
+    for i, (kind, (colour, what)) in enumerate(TRAFFIC.items()):
+        x = 0.3 + i * 5.0
+        ax.plot([x, x + 0.6], [y, y], color=PALETTE[colour], lw=3,
+                linestyle="--" if kind == "management" else "-", clip_on=False)
+        ax.text(x + 0.75, y, f"{kind}: {what}", fontsize=8, va="center", color=PALETTE["text"], clip_on=False)
+
+
 def logical_networks(*, scale_up=None, nic=None, storage_path=None):
     """Fig. 28.6: the same cluster with separate networks (a) and one isolated shared network (b).
 
@@ -113,13 +122,7 @@ def logical_networks(*, scale_up=None, nic=None, storage_path=None):
     _separate(ax, 0.0, scale_up, nic, storage_path)
     ax.plot([9.95, 9.95], [0.2, 7.3], color=PALETTE["idle"], lw=0.8)
     _shared(ax, 10.2, scale_up, nic)
-    # legend row
-    for i, (kind, (colour, what)) in enumerate(TRAFFIC.items()):
-        x = 0.3 + i * 5.0
-        ax.plot([x, x + 0.6], [-0.05, -0.05], color=PALETTE[colour], lw=3,
-                linestyle="--" if kind == "management" else "-", clip_on=False)
-        ax.text(x + 0.75, -0.05, f"{kind}: {what}", fontsize=8, va="center", color=PALETTE["text"],
-                clip_on=False)
+    _traffic_legend(ax, -0.05)
     ax.set_ylim(-0.35, 7.4)
     return fig
 
@@ -226,11 +229,7 @@ def traffic_classes(*, scale_up=None, nic=None, storage_path=None):
     _separate_classes(ax, 0.0, scale_up, nic, storage_path)
     ax.plot([9.95, 9.95], [0.2, 7.3], color=PALETTE["idle"], lw=0.8)
     _shared_classes(ax, 10.2, scale_up, nic)
-    for i, (kind, (colour, what)) in enumerate(TRAFFIC.items()):
-        x = 0.3 + i * 5.0
-        ax.plot([x, x + 0.6], [-0.1, -0.1], color=PALETTE[colour], lw=3,
-                linestyle="--" if kind == "management" else "-", clip_on=False)
-        ax.text(x + 0.75, -0.1, f"{kind}: {what}", fontsize=8, va="center", color=PALETTE["text"], clip_on=False)
+    _traffic_legend(ax, -0.1)
     ax.set_ylim(-0.4, 7.4)
     return fig
 

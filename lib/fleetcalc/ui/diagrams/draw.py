@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 
 __all__ = ["PALETTE", "RAIL_COLOURS", "canvas", "box", "arrow", "label", "show", "png", "figure", "figure_axes", "subplots",
-           "plain_log", "finish_log_axes", "whole_count", "percent"]
+           "plain_log", "finish_log_axes", "finish_strip", "whole_count", "percent"]
 
 #: One colour per kind of thing, the same in every diagram.
 PALETTE = {
@@ -139,3 +139,13 @@ def percent(x: float) -> str:
     """A share as a percentage with the digits its size deserves: 100 %, 86 %, 4.1 %."""
     v = 100 * x
     return f"{v:.0f} %" if v >= 10 else f"{v:.1f} %"
+
+
+def finish_strip(fig, ax, xlabel: str, title: str) -> None:
+    """A strip chart's frame: its x label, small ticks, no box but the baseline, the title at the left."""
+    ax.set_xlabel(xlabel, fontsize=9)
+    ax.tick_params(labelsize=8)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(title, fontsize=10, loc="left")
+    fig.tight_layout()

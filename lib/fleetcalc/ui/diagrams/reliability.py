@@ -12,6 +12,7 @@ from fleetcalc.physics.reliability import waste_terms, young_daly_interval
 from fleetcalc.core.units import as_quantity, fmt
 from fleetcalc.core.validate import InputError, count
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
+from fleetcalc.ui.diagrams.draw import finish_strip
 import numpy as np
 from fleetcalc.core.units import Q_
 from fleetcalc.core.validate import magnitude
@@ -167,11 +168,6 @@ def failure_day(mtbf_one, sizes=(1_000, 8_000, 25_000), *, window=Q_(24, "hour")
     ax.set_yticks(range(len(sizes)), [f"N = {n:,}" for n in reversed(sizes)], fontsize=8)
     ax.set_xlim(0, w_h * 1.45)
     ax.set_xticks(np.linspace(0, w_h, 5))
-    ax.set_xlabel("hours into the window", fontsize=9)
-    ax.tick_params(labelsize=8)
-    for side in ("top", "right", "left"):
-        ax.spines[side].set_visible(False)
-    ax.set_title(title, fontsize=10, loc="left")
-    fig.tight_layout()
+    finish_strip(fig, ax, "hours into the window", title)
     fig.per_window, fig.mtbf_system = np.array(per), np.array(mtbfs)
     return fig

@@ -14,6 +14,7 @@ from fleetcalc.physics import parallel_scaling, scaling_laws
 from fleetcalc.core.units import Q_, fmt
 from fleetcalc.core.validate import magnitude
 from fleetcalc.ui.diagrams.draw import PALETTE, box, canvas, label
+from fleetcalc.ui.diagrams.draw import finish_strip
 from fleetcalc.physics import iron_law
 from fleetcalc.physics import (capacity)
 from fleetcalc.ui.diagrams.draw import percent as _pct
@@ -250,12 +251,7 @@ def ci_scale(BW_net, R_peak, workloads: dict, *, eta_hw=1.0, bands=(0.01, 0.1),
     ax.set_xlim(lo, hi)
     ax.set_ylim(0, 1.15)
     ax.set_yticks([])
-    ax.set_xlabel("communication intensity CI (byte/FLOP)", fontsize=9)
-    ax.tick_params(labelsize=8)
-    for side in ("top", "right", "left"):
-        ax.spines[side].set_visible(False)
-    ax.set_title(title, fontsize=10, loc="left")
-    fig.tight_layout()
+    finish_strip(fig, ax, "communication intensity CI (byte/FLOP)", title)
     fig.ci_star, fig.ratios = ci_star, ratios
     return fig
 
